@@ -1,0 +1,31 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from config.health import healthz
+from league.api.views import (
+    LeagueViewSet,
+    PlayerViewSet,
+    RulebookViewSet,
+    SeasonViewSet,
+    TeamViewSet,
+)
+from scoring.api.views import GameViewSet, RulebookPreviewView
+
+router = DefaultRouter()
+router.register("leagues", LeagueViewSet)
+router.register("rulebooks", RulebookViewSet)
+router.register("seasons", SeasonViewSet)
+router.register("players", PlayerViewSet)
+router.register("teams", TeamViewSet)
+router.register("games", GameViewSet)
+
+urlpatterns = [
+    path("api/v1/rulebooks/preview/", RulebookPreviewView.as_view(), name="rulebook-preview"),
+    path("api/v1/", include(router.urls)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+]

@@ -1,0 +1,70 @@
+from django.contrib import admin
+
+from league.models import Attendance, League, LeagueRole, Night, Player, Rulebook, Season, Team
+
+
+class LeagueRoleInline(admin.TabularInline):
+    model = LeagueRole
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "created_at"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [LeagueRoleInline]
+
+
+@admin.register(Rulebook)
+class RulebookAdmin(admin.ModelAdmin):
+    list_display = ["name", "version", "league", "preset", "created_at"]
+    list_filter = ["preset"]
+    search_fields = ["name"]
+    readonly_fields = ["previous", "created_by", "created_at"]
+
+    def has_change_permission(self, request, obj=None):
+        # A rulebook in use is never edited in place: change a season's rules instead.
+        return obj is None or not obj.seasons.exists()
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "league", "format", "rulebook", "starts_on", "results_version"]
+    list_filter = ["format", "league"]
+    search_fields = ["name", "league__name"]
+    readonly_fields = ["results_version"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "league", "is_active"]
+    list_filter = ["league", "is_active"]
+    search_fields = ["name", "email"]
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name", "season", "player_one", "player_two", "is_withdrawn"]
+    list_filter = ["season"]
+    search_fields = ["name"]
+    autocomplete_fields = ["player_one", "player_two"]
+
+
+@admin.register(Night)
+class NightAdmin(admin.ModelAdmin):
+    list_display = ["season", "date", "venue", "status"]
+    list_filter = ["status", "season"]
+
+
+@admin.register(Attendance)
+class AttendanceAdmin(admin.ModelAdmin):
+    list_display = ["night", "player", "checked_in_at", "left_at"]
+    autocomplete_fields = ["player"]
+
+
+@admin.register(LeagueRole)
+class LeagueRoleAdmin(admin.ModelAdmin):
+    list_display = ["league", "user", "role", "created_at"]
+    list_filter = ["role"]

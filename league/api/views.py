@@ -1,0 +1,133 @@
+"""API views for leagues, rulebooks, seasons, players and teams: parse, call one service, render."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from league import services
+from league.access import league_for_organiser, require_league_organiser, season_for_organiser
+from league.api import serializers as s
+from league.domain.rules import PRESETS
+from league.models import League, Player, Rulebook, Season, Team
+
+
+class ReadCreateViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Public reads; ``create`` parses with ``input_serializer_class`` and calls a service."""
+
+    input_serializer_class = None
+    filter_params: dict[str, str] = {}
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        for param, lookup in self.filter_params.items():
+            value = self.request.query_params.get(param)
+            if value:
+                queryset = queryset.filter(**{lookup: value})
+        return queryset
+
+    def parse(self, request):
+        serializer = self.input_serializer_class(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def created(self, instance):
+        return Response(self.get_serializer(instance).data, status=status.HTTP_201_CREATED)
+
+
+class LeagueViewSet(ReadCreateViewSet):
+    queryset = League.objects.all()
+    serializer_class = s.LeagueSerializer
+    input_serializer_class = s.LeagueInputSerializer
+
+    @extend_schema(request=s.LeagueInputSerializer, responses={201: s.LeagueSerializer})
+    def create(self, request):
+        """Create a league; the signed-in user becomes its owner."""
+        data = self.parse(request)
+        return self.created(services.league_create(owner=request.user, **data))
+
+
+class RulebookViewSet(ReadCreateViewSet):
+    queryset = Rulebook.objects.all()
+    serializer_class = s.RulebookSerializer
+    input_serializer_class = s.RulebookInputSerializer
+    filter_params = {"league": "league_id"}
+
+    @extend_schema(request=s.RulebookInputSerializer, responses={201: s.RulebookSerializer})
+    def create(self, request):
+        """A custom rulebook for a league: a preset's options with any of them changed."""
+        data = self.parse(request)
+        require_league_organiser(user=request.user, league_id=data["league"].pk)
+        return self.created(services.rulebook_create(user=request.user, **data))
+
+    @extend_schema(responses={200: s.PresetSerializer(many=True)})
+    @action(detail=False, methods=["get"], pagination_class=None)
+    def presets(self, request):
+        """The preset rulebooks: a slug, a name, a one-line description and every option."""
+        data = [
+            {
+                "slug": preset.slug,
+                "name": preset.name,
+                "description": preset.description,
+                "options": preset.rulebook.to_options(),
+            }
+            for preset in PRESETS.values()
+        ]
+        return Response(s.PresetSerializer(data, many=True).data)
+
+
+class SeasonViewSet(ReadCreateViewSet):
+    queryset = Season.objects.select_related("rulebook")
+    serializer_class = s.SeasonSerializer
+    input_serializer_class = s.SeasonInputSerializer
+    filter_params = {"league": "league_id"}
+
+    @extend_schema(request=s.SeasonInputSerializer, responses={201: s.SeasonSerializer})
+    def create(self, request):
+        """Create a season with a rulebook: an existing one, or a new copy of a preset."""
+        data = self.parse(request)
+        league = league_for_organiser(user=request.user, pk=data.pop("league").pk)
+        return self.created(services.season_create(league=league, user=request.user, **data))
+
+    @extend_schema(request=s.SeasonRulesInputSerializer, responses={202: s.SeasonSerializer})
+    @action(detail=True, methods=["post"])
+    def rules(self, request, pk=None):
+        """Change the season's rules: a new rulebook version; every hand is re-derived under it
+        by a background job."""
+        from scoring.services import season_change_rules
+
+        season = season_for_organiser(user=request.user, pk=pk)
+        serializer = s.SeasonRulesInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        season_change_rules(
+            season=season, options=serializer.validated_data["options"], user=request.user
+        )
+        season = Season.objects.select_related("rulebook").get(pk=season.pk)
+        return Response(s.SeasonSerializer(season).data, status=status.HTTP_202_ACCEPTED)
+
+
+class PlayerViewSet(ReadCreateViewSet):
+    queryset = Player.objects.all()
+    serializer_class = s.PlayerSerializer
+    input_serializer_class = s.PlayerInputSerializer
+    filter_params = {"league": "league_id"}
+
+    @extend_schema(request=s.PlayerInputSerializer, responses={201: s.PlayerSerializer})
+    def create(self, request):
+        data = self.parse(request)
+        league = league_for_organiser(user=request.user, pk=data.pop("league").pk)
+        return self.created(services.player_create(league=league, **data))
+
+
+@extend_schema(parameters=[OpenApiParameter("season", int, description="only this season's")])
+class TeamViewSet(ReadCreateViewSet):
+    queryset = Team.objects.all()
+    serializer_class = s.TeamSerializer
+    input_serializer_class = s.TeamInputSerializer
+    filter_params = {"season": "season_id"}
+
+    @extend_schema(request=s.TeamInputSerializer, responses={201: s.TeamSerializer})
+    def create(self, request):
+        data = self.parse(request)
+        season = season_for_organiser(user=request.user, pk=data.pop("season").pk)
+        return self.created(services.team_create(season=season, **data))

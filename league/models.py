@@ -1,0 +1,196 @@
+"""Leagues, seasons, rulebooks, the roster and nights.
+
+- *league*: an organisation's competition ("Tuesday euchre at Rosie's"); its organisers run it.
+- *rulebook*: one immutable version of a league's scoring rules (options as data, see
+  :mod:`league.domain.rules`). Changing a season's rules makes a new version.
+- *season*: a span of nights with one rulebook version, a format and standings.
+- *player*: a person on a league's roster; *team*: a fixed partnership within a season.
+- *night*: one evening of play in a season; *attendance*: a player checked in for a night.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+class League(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    description = models.TextField(blank=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="LeagueRole", related_name="organised_leagues"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueRole(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        ORGANISER = "organiser", "Co-organiser"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_roles"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices, default=Role.ORGANISER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="league_role_one_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.get_role_display()} of {self.league}"
+
+
+class Rulebook(models.Model):
+    """One version of a set of scoring rules. Never edited once a season uses it."""
+
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="rulebooks", null=True, blank=True
+    )
+    name = models.CharField(max_length=120)
+    preset = models.SlugField(max_length=40, blank=True, help_text="The preset it started from.")
+    options = models.JSONField(help_text="Every scoring option; see league.domain.rules.Rulebook.")
+    version = models.PositiveIntegerField(default=1)
+    previous = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="next_versions",
+        help_text="The version this one replaced.",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league_id", "name", "version"]
+        constraints = [
+            models.CheckConstraint(condition=Q(version__gte=1), name="rulebook_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} v{self.version}"
+
+
+class Season(models.Model):
+    class Format(models.TextChoices):
+        TEAMS = "teams", "Teams (fixed partnerships)"
+        INDIVIDUAL = "individual", "Individual (partners rotate)"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=120)
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.TEAMS)
+    rulebook = models.ForeignKey(Rulebook, on_delete=models.PROTECT, related_name="seasons")
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    standing_rules = models.JSONField(
+        default=dict, blank=True, help_text="Tie-break chain and season rules for the standings."
+    )
+    results_version = models.PositiveBigIntegerField(
+        default=0, help_text="Raised by every change to the season's results."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league_id", "-starts_on", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="season_name_unique_in_league"),
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True)
+                | Q(starts_on__isnull=True)
+                | Q(ends_on__gte=F("starts_on")),
+                name="season_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} – {self.name}"
+
+
+class Player(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=120)
+    email = models.EmailField(blank=True)
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="player_name_unique_in_league"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Team(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(max_length=120)
+    player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    is_withdrawn = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "name"], name="team_name_unique_in_season"),
+            models.CheckConstraint(
+                condition=~Q(player_one=F("player_two")), name="team_two_different_players"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def player_ids(self) -> tuple[int, int]:
+        return (self.player_one_id, self.player_two_id)
+
+
+class Night(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", "Planned"
+        CHECK_IN = "check_in", "Checking in"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="nights")
+    date = models.DateField()
+    venue = models.CharField(max_length=120, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PLANNED)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["date", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.season.name} – {self.date:%Y-%m-%d}"
+
+
+class Attendance(models.Model):
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="attendances")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="attendances")
+    checked_in_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["checked_in_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="attendance_once_per_night"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.night}"

@@ -1,0 +1,56 @@
+from django.contrib import admin
+
+from scoring.models import Game, Hand
+
+
+class HandInline(admin.TabularInline):
+    model = Hand
+    fk_name = "game"
+    extra = 0
+    can_delete = False
+    fields = [
+        "number",
+        "status",
+        "makers",
+        "caller_alone",
+        "defender_alone",
+        "tricks_won",
+        "renege",
+        "thrown_in",
+        "points_a",
+        "points_b",
+        "change_reason",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False  # hands are written by the scoring services, which keep history
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["id", "season", "status", "score_a", "score_b", "winner", "confirmation"]
+    list_filter = ["status", "confirmation", "season"]
+    readonly_fields = [
+        "score_a",
+        "score_b",
+        "hands_played",
+        "winner",
+        "finished_at",
+        "captain_token",
+    ]
+    raw_id_fields = ["seat_0", "seat_1", "seat_2", "seat_3", "team_a", "team_b", "night"]
+    inlines = [HandInline]
+
+
+@admin.register(Hand)
+class HandAdmin(admin.ModelAdmin):
+    list_display = ["game", "number", "status", "outcome", "points_a", "points_b", "created_at"]
+    list_filter = ["status", "outcome", "source"]
+    raw_id_fields = ["game", "caller", "replaced_by", "rulebook"]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # corrections go through the services, which keep the old row
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,192 @@
+"""Serializers for games and hands. Hand facts use the names of the API contract: ``makers``,
+``caller``, ``caller_alone``, ``defender_alone``, ``tricks_won``, ``renege``, ``thrown_in``."""
+
+from rest_framework import serializers
+
+from league.models import Player, Season, Team
+from scoring.models import Game, Hand, Side
+
+
+class HandFactsSerializer(serializers.Serializer):
+    makers = serializers.ChoiceField(
+        choices=Side.choices,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        default=None,
+        help_text='The side that named trump: "A" (seats 0 and 2) or "B" (seats 1 and 3).',
+    )
+    caller = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The player who named trump (a player id), if known.",
+    )
+    caller_alone = serializers.BooleanField(required=False, default=False)
+    defender_alone = serializers.BooleanField(required=False, default=False)
+    tricks_won = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=5,
+        help_text="Tricks the makers took, 0–5.",
+    )
+    renege = serializers.ChoiceField(
+        choices=Side.choices,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        default=None,
+        help_text="The side that reneged, if a renege was caught.",
+    )
+    thrown_in = serializers.BooleanField(
+        required=False, default=False, help_text="All passed twice (stick the dealer off)."
+    )
+    misdeal = serializers.BooleanField(
+        required=False, default=False, help_text="A misdeal: redeal by the same dealer, no score."
+    )
+
+
+class HandInputSerializer(HandFactsSerializer):
+    number = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        help_text="The hand number the client is entering; a conflict if it was already entered.",
+    )
+
+
+class HandCorrectionSerializer(HandFactsSerializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class HandUndoSerializer(serializers.Serializer):
+    number = serializers.IntegerField(
+        min_value=1, help_text="The number of the last hand, the one to undo."
+    )
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class HandSerializer(serializers.ModelSerializer):
+    summary = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Hand
+        fields = [
+            "id",
+            "game",
+            "number",
+            "makers",
+            "caller",
+            "caller_alone",
+            "defender_alone",
+            "tricks_won",
+            "renege",
+            "thrown_in",
+            "misdeal",
+            "dealer_seat",
+            "outcome",
+            "points_a",
+            "points_b",
+            "summary",
+            "status",
+            "source",
+            "rulebook",
+            "created_at",
+            "replaced_by",
+            "changed_at",
+            "change_reason",
+        ]
+        read_only_fields = fields
+
+    def get_summary(self, hand: Hand) -> str:
+        from scoring.domain.engine import Outcome, hand_summary
+
+        return hand_summary(Outcome(hand.outcome), hand.points_a, hand.points_b)
+
+
+class GameSerializer(serializers.ModelSerializer):
+    seats = serializers.SerializerMethodField()
+    next_dealer_seat = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "season",
+            "night",
+            "round_number",
+            "table_number",
+            "team_a",
+            "team_b",
+            "seats",
+            "first_dealer_seat",
+            "next_dealer_seat",
+            "status",
+            "score_a",
+            "score_b",
+            "hands_played",
+            "winner",
+            "is_final_score_only",
+            "confirmation",
+            "dispute_reason",
+            "finished_at",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+    def get_seats(self, game: Game) -> list[int]:
+        """Player ids clockwise from seat 0; seats 0 and 2 are side A."""
+        return list(game.seat_player_ids)
+
+    def get_next_dealer_seat(self, game: Game) -> int | None:
+        from scoring.selectors import game_next_dealer_seat
+
+        return game_next_dealer_seat(game=game)
+
+
+class GameDetailSerializer(GameSerializer):
+    hands = serializers.SerializerMethodField()
+
+    class Meta(GameSerializer.Meta):
+        fields = [*GameSerializer.Meta.fields, "hands"]
+
+    def get_hands(self, game: Game) -> list[dict]:
+        hands = game.hands.filter(status=Hand.Status.ACTIVE).order_by("number")
+        return HandSerializer(hands, many=True).data
+
+
+class GameInputSerializer(serializers.Serializer):
+    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all())
+    seats = serializers.ListField(
+        child=serializers.PrimaryKeyRelatedField(queryset=Player.objects.all()),
+        min_length=4,
+        max_length=4,
+        help_text="Four player ids clockwise: seats 0 and 2 are side A, seats 1 and 3 side B.",
+    )
+    team_a = serializers.PrimaryKeyRelatedField(
+        queryset=Team.objects.all(), required=False, allow_null=True, default=None
+    )
+    team_b = serializers.PrimaryKeyRelatedField(
+        queryset=Team.objects.all(), required=False, allow_null=True, default=None
+    )
+    first_dealer_seat = serializers.IntegerField(min_value=0, max_value=3, default=0)
+
+
+class FinalScoreSerializer(serializers.Serializer):
+    score_a = serializers.IntegerField(min_value=0)
+    score_b = serializers.IntegerField(min_value=0)
+
+
+class PreviewInputSerializer(serializers.Serializer):
+    rulebook = serializers.CharField(help_text="A preset slug or a rulebook id.")
+    hand = HandFactsSerializer()
+
+
+class PreviewSerializer(serializers.Serializer):
+    outcome = serializers.CharField()
+    points_a = serializers.IntegerField()
+    points_b = serializers.IntegerField()
+    summary = serializers.CharField()

@@ -1,0 +1,222 @@
+"""API views for games and hands: parse, find the game through its audited door, call one service.
+
+Hands may be written by an organiser of the league (session or token auth) or by the game's
+captain, who sends the game's captain token in the ``X-Captain-Token`` header.
+"""
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.decorators import action
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.access import require_league_organiser
+from league.api.errors import domain_error_response
+from league.api.views import ReadCreateViewSet
+from league.domain.rules import PRESETS
+from league.domain.rules import Rulebook as RulebookRules
+from league.errors import ConflictError, DomainError, NotFoundError
+from league.models import Rulebook
+from scoring import services
+from scoring.access import game_for_captain, game_for_organiser
+from scoring.api import serializers as s
+from scoring.domain.engine import score_hand
+from scoring.models import Game, Hand
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description="A key the client makes for this hand; a retry with the same key and the same "
+    "facts returns the hand already recorded (200) instead of recording it twice.",
+)
+CAPTAIN_TOKEN = OpenApiParameter(
+    "X-Captain-Token",
+    str,
+    OpenApiParameter.HEADER,
+    description="The game's captain token (from its link or QR code), instead of organiser auth.",
+)
+
+
+def writable_game(request, pk) -> tuple[Game, str]:
+    """The game a request may score, and how it got in: as its captain or as an organiser."""
+    token = request.headers.get("X-Captain-Token")
+    if token:
+        game = game_for_captain(token=token)
+        if str(game.pk) != str(pk):
+            raise NotFoundError("this score-card link is for another game")
+        return game, Hand.Source.CAPTAIN
+    return game_for_organiser(user=request.user, pk=pk), Hand.Source.API
+
+
+def conflict_with_score(error: ConflictError, game_id: int) -> Response:
+    game = Game.objects.get(pk=game_id)
+    return domain_error_response(error, {"game": s.GameSerializer(game).data})
+
+
+class GameViewSet(ReadCreateViewSet):
+    queryset = Game.objects.select_related("season")
+    serializer_class = s.GameSerializer
+    input_serializer_class = s.GameInputSerializer
+    filter_params = {"season": "season_id", "status": "status", "night": "night_id"}
+    allows_captain_token = True
+
+    def get_serializer_class(self):
+        return s.GameDetailSerializer if self.action == "retrieve" else s.GameSerializer
+
+    @extend_schema(request=s.GameInputSerializer, responses={201: s.GameSerializer})
+    def create(self, request):
+        data = self.parse(request)
+        require_league_organiser(user=request.user, league_id=data["season"].league_id)
+        game = services.game_create(
+            season=data["season"],
+            seats=tuple(data["seats"]),
+            team_a=data["team_a"],
+            team_b=data["team_b"],
+            first_dealer_seat=data["first_dealer_seat"],
+        )
+        return self.created(game)
+
+    @extend_schema(
+        request=s.FinalScoreSerializer,
+        responses={200: s.GameSerializer},
+        description="Record a game by its final score alone, for leagues that keep no hand detail.",
+    )
+    @action(detail=True, methods=["post"], url_path="final-score")
+    def final_score(self, request, pk=None):
+        game = game_for_organiser(user=request.user, pk=pk)
+        serializer = s.FinalScoreSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = services.game_record_final_score(
+            game=game, user=request.user, **serializer.validated_data
+        )
+        return Response(s.GameSerializer(game).data)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("all", bool, description="include undone and corrected rows")],
+        responses={200: s.HandSerializer(many=True)},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def hands(self, request, pk=None):
+        """The game's hands in order (only those that count, unless ``all=true``)."""
+        game = self.get_object()
+        hands = game.hands.select_related(None).order_by("number", "created_at")
+        if request.query_params.get("all") not in ("1", "true", "yes"):
+            hands = hands.filter(status=Hand.Status.ACTIVE)
+        return Response(s.HandSerializer(hands, many=True).data)
+
+    @extend_schema(
+        parameters=[IDEMPOTENCY_KEY, CAPTAIN_TOKEN],
+        request=s.HandInputSerializer,
+        responses={
+            201: s.HandSerializer,
+            200: OpenApiResponse(
+                s.HandSerializer, description="a retry: the hand already recorded"
+            ),
+            409: OpenApiResponse(description="the hand was already entered, or the game is over"),
+        },
+    )
+    @hands.mapping.post
+    def record_hand(self, request, pk=None):
+        """Record the next hand of the game; its points come from the season's rulebook."""
+        game, source = writable_game(request, pk)
+        serializer = s.HandInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            result = services.hand_record(
+                game=game,
+                data=services.HandInput.from_data(data),
+                client_key=request.headers.get("Idempotency-Key") or None,
+                expected_number=data.get("number"),
+                source=source,
+                user=request.user,
+            )
+        except ConflictError as error:
+            return conflict_with_score(error, game.pk)
+        return Response(
+            {**s.HandSerializer(result.hand).data, "game": s.GameSerializer(result.game).data},
+            status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
+        )
+
+    @extend_schema(
+        parameters=[CAPTAIN_TOKEN],
+        request=s.HandUndoSerializer,
+        responses={200: s.GameSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="hands/undo")
+    def undo_hand(self, request, pk=None):
+        """Undo the last hand (name its number, so a retry cannot undo two)."""
+        game, _source = writable_game(request, pk)
+        serializer = s.HandUndoSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            result = services.hand_undo(game=game, user=request.user, **serializer.validated_data)
+        except ConflictError as error:
+            return conflict_with_score(error, game.pk)
+        return Response(s.GameSerializer(result.game).data)
+
+    @extend_schema(
+        parameters=[CAPTAIN_TOKEN],
+        request=s.HandCorrectionSerializer,
+        responses={200: s.HandSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path=r"hands/(?P<number>[0-9]+)/correct")
+    def correct_hand(self, request, pk=None, number=None):
+        """Correct an earlier hand with a reason; the old row is kept, marked as replaced."""
+        game, source = writable_game(request, pk)
+        serializer = s.HandCorrectionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        reason = data.pop("reason")
+        result = services.hand_correct(
+            game=game,
+            number=int(number),
+            data=services.HandInput.from_data(data),
+            reason=reason,
+            user=request.user,
+            source=source,
+        )
+        return Response(
+            {**s.HandSerializer(result.hand).data, "game": s.GameSerializer(result.game).data}
+        )
+
+
+class RulebookPreviewView(APIView):
+    """Score a hand under a rulebook without writing anything."""
+
+    permission_classes = []
+    authentication_classes = []
+
+    @extend_schema(
+        request=s.PreviewInputSerializer,
+        responses={200: s.PreviewSerializer},
+        operation_id="rulebooks_preview",
+        tags=["rulebooks"],
+    )
+    def post(self, request):
+        serializer = s.PreviewInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        reference = serializer.validated_data["rulebook"]
+        if reference in PRESETS:
+            rules = PRESETS[reference].rulebook
+        elif reference.isdigit() and (found := Rulebook.objects.filter(pk=reference).first()):
+            rules = RulebookRules.from_options(found.options)
+        else:
+            raise DomainError(
+                f"no rulebook {reference!r}: give a preset slug ({', '.join(PRESETS)}) or an id",
+                field="rulebook",
+            )
+        hand = services.HandInput.from_data(serializer.validated_data["hand"])
+        if hand.caller_id is not None:
+            raise DomainError("a preview takes no caller (it has no table)", field="caller")
+        facts = services.engine_facts_without_table(hand)
+        score = score_hand(rules, facts)
+        return Response(
+            {
+                "outcome": score.outcome.value,
+                "points_a": score.points_a,
+                "points_b": score.points_b,
+                "summary": score.summary,
+            }
+        )

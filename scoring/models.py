@@ -1,0 +1,208 @@
+"""Games and hands.
+
+- *game*: two sides of two players at a table, played to the rulebook's target or for its number
+  of hands. Seats are numbered 0–3 clockwise: seats 0 and 2 are side A, 1 and 3 side B.
+- *hand*: one deal's result. It stores the **facts** the captain entered and the **points**
+  derived from them by the scoring engine under the season's rulebook. A hand is never
+  overwritten: an undo voids it, a correction supersedes it with a new row (who, when, why kept).
+- *captain token*: the unguessable secret in a table's link and QR code; whoever holds it may score
+  that game and nothing else.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from league.models import Night, Player, Season, Team
+
+
+def new_captain_token() -> str:
+    """A fresh unguessable token: 128 bits of randomness, URL safe."""
+    return secrets.token_urlsafe(16)
+
+
+class Side(models.TextChoices):
+    A = "A", "Side A"
+    B = "B", "Side B"
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        IN_PROGRESS = "in_progress", "In progress"
+        FINISHED = "finished", "Finished"
+
+    class Confirmation(models.TextChoices):
+        PENDING = "pending", "Waiting for the other side"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="games")
+    night = models.ForeignKey(
+        Night, on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    team_a = models.ForeignKey(
+        Team, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    team_b = models.ForeignKey(
+        Team, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    seat_0 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat_1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat_3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    first_dealer_seat = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED)
+    score_a = models.IntegerField(default=0)
+    score_b = models.IntegerField(default=0)
+    hands_played = models.PositiveSmallIntegerField(default=0)
+    winner = models.CharField(max_length=1, choices=Side.choices, blank=True)
+    is_final_score_only = models.BooleanField(
+        default=False, help_text="Recorded by its final score alone, with no hand detail."
+    )
+    captain_token = models.CharField(max_length=64, unique=True, default=new_captain_token)
+    confirmation = models.CharField(
+        max_length=20, choices=Confirmation.choices, default=Confirmation.PENDING
+    )
+    dispute_reason = models.TextField(blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        indexes = [models.Index(fields=["season", "status"], name="game_season_status")]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(seat_0=F("seat_1"))
+                & ~Q(seat_0=F("seat_2"))
+                & ~Q(seat_0=F("seat_3"))
+                & ~Q(seat_1=F("seat_2"))
+                & ~Q(seat_1=F("seat_3"))
+                & ~Q(seat_2=F("seat_3")),
+                name="game_four_different_players",
+            ),
+            models.CheckConstraint(
+                condition=Q(first_dealer_seat__lte=3), name="game_dealer_seat_0_to_3"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="finished") | Q(winner=""),
+                name="game_winner_only_when_finished",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}: {self.side_name('A')} v {self.side_name('B')}"
+
+    @property
+    def seat_player_ids(self) -> tuple[int, int, int, int]:
+        return (self.seat_0_id, self.seat_1_id, self.seat_2_id, self.seat_3_id)
+
+    @property
+    def seats(self) -> tuple[Player, Player, Player, Player]:
+        return (self.seat_0, self.seat_1, self.seat_2, self.seat_3)
+
+    def side_players(self, side: str) -> tuple[Player, Player]:
+        return (self.seat_0, self.seat_2) if side == "A" else (self.seat_1, self.seat_3)
+
+    def side_name(self, side: str) -> str:
+        team = self.team_a if side == "A" else self.team_b
+        if team is not None:
+            return team.name
+        first, second = self.side_players(side)
+        return f"{first.name} & {second.name}"
+
+
+class Hand(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Counts"
+        SUPERSEDED = "superseded", "Corrected (replaced)"
+        VOIDED = "voided", "Undone"
+
+    class Outcome(models.TextChoices):
+        MAKE = "make", "Made it"
+        MARCH = "march", "March"
+        LONE_MAKE = "lone_make", "Loner made"
+        LONE_MARCH = "lone_march", "Loner marched"
+        EUCHRE = "euchre", "Euchred"
+        LONE_CALLER_EUCHRED = "lone_caller_euchred", "Euchred a loner"
+        LONE_DEFENDER_EUCHRE = "lone_defender_euchre", "Euchred by a lone defender"
+        RENEGE = "renege", "Renege"
+        THROWN_IN = "thrown_in", "Thrown in"
+        MISDEAL = "misdeal", "Misdeal"
+
+    class Source(models.TextChoices):
+        API = "api", "API"
+        CAPTAIN = "captain", "Captain's page"
+        ORGANISER = "organiser", "Organiser"
+        IMPORT = "import", "Import"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    # Facts
+    makers = models.CharField(max_length=1, choices=Side.choices, blank=True)
+    caller = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    caller_alone = models.BooleanField(default=False)
+    defender_alone = models.BooleanField(default=False)
+    tricks_won = models.PositiveSmallIntegerField(null=True, blank=True)
+    renege = models.CharField(max_length=1, choices=Side.choices, blank=True)
+    thrown_in = models.BooleanField(default=False)
+    misdeal = models.BooleanField(default=False)
+    dealer_seat = models.PositiveSmallIntegerField()
+    # Derived by the engine from the facts under this rulebook version
+    rulebook = models.ForeignKey("league.Rulebook", on_delete=models.PROTECT, related_name="+")
+    outcome = models.CharField(max_length=30, choices=Outcome.choices)
+    points_a = models.SmallIntegerField()
+    points_b = models.SmallIntegerField()
+    # Record keeping
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    client_key = models.CharField(max_length=100, null=True, blank=True, unique=True)
+    source = models.CharField(max_length=20, choices=Source.choices, default=Source.API)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    replaced_by = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replaces",
+    )
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    changed_at = models.DateTimeField(null=True, blank=True)
+    change_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["game_id", "number", "created_at"]
+        indexes = [
+            models.Index(fields=["game", "status", "number"], name="hand_game_status_number")
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                condition=Q(status="active"),
+                name="hand_one_active_number_per_game",
+            ),
+            models.CheckConstraint(
+                condition=Q(tricks_won__isnull=True) | Q(tricks_won__lte=5),
+                name="hand_tricks_0_to_5",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(condition=Q(dealer_seat__lte=3), name="hand_dealer_seat_0_to_3"),
+            models.CheckConstraint(
+                condition=Q(status="active") | ~Q(change_reason=""),
+                name="hand_change_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} of game {self.game_id}"

@@ -1,0 +1,38 @@
+"""Celery tasks of the scoring app. They take ids, are idempotent and are enqueued on commit.
+
+- ``scoring.rederive_season_points``: re-derive every hand's points after a rulebook change.
+- ``scoring.sweep_stale_seasons`` (beat): find seasons a lost message left stale and fix them, so a
+  worker or broker that was down loses nothing.
+"""
+
+from celery import shared_task
+from django.db.models import Exists, OuterRef
+
+from league.models import Season
+from scoring import services
+from scoring.models import Hand
+
+
+@shared_task(
+    name="scoring.rederive_season_points",
+    autoretry_for=(ConnectionError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def rederive_season_points(season_id: int) -> int:
+    return services.season_rederive_points(season_id=season_id)
+
+
+@shared_task(name="scoring.sweep_stale_seasons")
+def sweep_stale_seasons() -> dict[str, list[int]]:
+    stale_hands = Hand.objects.filter(game__season=OuterRef("pk")).exclude(
+        rulebook=OuterRef("rulebook")
+    )
+    rederive = list(Season.objects.filter(Exists(stale_hands)).values_list("pk", flat=True))
+    for season_id in rederive:
+        rederive_season_points.delay(season_id)
+    return {"rederive": rederive}
+
+
+def recompute_season_standings_soon(season_id: int) -> None:
+    """Placeholder until the standings snapshot lands: nothing to recompute yet."""
