@@ -28,4 +28,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("t/", include("scoring.captain.urls")),
 ]

@@ -573,3 +573,49 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
         transaction.on_commit(lambda: rederive_season_points.delay(season_id))
     season.refresh_from_db()
     return new
+
+
+def game_confirm(*, game: Game, user=None) -> Game:
+    """The other side confirms the final score of a finished game (one tap at the table)."""
+    with transaction.atomic():
+        game = _lock_game(game.pk)
+        if game.status != Game.Status.FINISHED:
+            raise ConflictError("only a finished game's score can be confirmed", code="not_over")
+        if game.confirmation == Game.Confirmation.CONFIRMED:
+            return game  # a double tap confirms once
+        game.confirmation = Game.Confirmation.CONFIRMED
+        game.dispute_reason = ""
+        game.save(update_fields=["confirmation", "dispute_reason", "updated_at"])
+        return game
+
+
+def game_dispute(*, game: Game, reason: str, user=None) -> Game:
+    """The other side disputes the final score, with a short reason, for an organiser to settle."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise DomainError("say briefly what is wrong with the score", field="reason")
+    if len(reason) > 500:
+        raise DomainError("keep the reason under 500 characters", field="reason")
+    with transaction.atomic():
+        game = _lock_game(game.pk)
+        if game.status != Game.Status.FINISHED:
+            raise ConflictError("only a finished game's score can be disputed", code="not_over")
+        if game.confirmation == Game.Confirmation.CONFIRMED:
+            raise ConflictError(
+                "this score was already confirmed; ask an organiser", code="confirmed"
+            )
+        game.confirmation = Game.Confirmation.DISPUTED
+        game.dispute_reason = reason
+        game.save(update_fields=["confirmation", "dispute_reason", "updated_at"])
+        return game
+
+
+def game_reissue_captain_token(*, game: Game, user=None) -> Game:
+    """Revoke a game's captain link and QR code and issue new ones (the old link stops working)."""
+    from scoring.models import new_captain_token
+
+    with transaction.atomic():
+        game = _lock_game(game.pk)
+        game.captain_token = new_captain_token()
+        game.save(update_fields=["captain_token", "updated_at"])
+        return game

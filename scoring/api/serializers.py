@@ -190,3 +190,15 @@ class PreviewSerializer(serializers.Serializer):
     points_a = serializers.IntegerField()
     points_b = serializers.IntegerField()
     summary = serializers.CharField()
+
+
+class DisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class CaptainLinkSerializer(serializers.Serializer):
+    token = serializers.CharField(source="captain_token")
+    url = serializers.SerializerMethodField()
+
+    def get_url(self, game: Game) -> str:
+        return self.context["request"].build_absolute_uri(f"/t/{game.captain_token}/")

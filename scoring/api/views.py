@@ -58,7 +58,12 @@ class GameViewSet(ReadCreateViewSet):
     queryset = Game.objects.select_related("season")
     serializer_class = s.GameSerializer
     input_serializer_class = s.GameInputSerializer
-    filter_params = {"season": "season_id", "status": "status", "night": "night_id"}
+    filter_params = {
+        "season": "season_id",
+        "status": "status",
+        "night": "night_id",
+        "confirmation": "confirmation",
+    }
     allows_captain_token = True
 
     def get_serializer_class(self):
@@ -180,6 +185,41 @@ class GameViewSet(ReadCreateViewSet):
         return Response(
             {**s.HandSerializer(result.hand).data, "game": s.GameSerializer(result.game).data}
         )
+
+
+    @extend_schema(parameters=[CAPTAIN_TOKEN], request=None, responses={200: s.GameSerializer})
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        """The other side confirms the final score."""
+        game, _source = writable_game(request, pk)
+        return Response(s.GameSerializer(services.game_confirm(game=game, user=request.user)).data)
+
+    @extend_schema(
+        parameters=[CAPTAIN_TOKEN], request=s.DisputeSerializer, responses={200: s.GameSerializer}
+    )
+    @action(detail=True, methods=["post"])
+    def dispute(self, request, pk=None):
+        """The other side disputes the final score with a short reason."""
+        game, _source = writable_game(request, pk)
+        serializer = s.DisputeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = services.game_dispute(game=game, user=request.user, **serializer.validated_data)
+        return Response(s.GameSerializer(game).data)
+
+    @extend_schema(request=None, responses={200: s.CaptainLinkSerializer})
+    @action(detail=True, methods=["get"], url_path="captain-link")
+    def captain_link(self, request, pk=None):
+        """The game's captain link (organisers only)."""
+        game = game_for_organiser(user=request.user, pk=pk)
+        return Response(s.CaptainLinkSerializer(game, context={"request": request}).data)
+
+    @extend_schema(request=None, responses={200: s.CaptainLinkSerializer})
+    @captain_link.mapping.post
+    def reissue_captain_link(self, request, pk=None):
+        """Revoke the game's captain link and QR code and issue new ones (organisers only)."""
+        game = game_for_organiser(user=request.user, pk=pk)
+        game = services.game_reissue_captain_token(game=game, user=request.user)
+        return Response(s.CaptainLinkSerializer(game, context={"request": request}).data)
 
 
 class RulebookPreviewView(APIView):
