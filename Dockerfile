@@ -1,0 +1,65 @@
+# syntax=docker/dockerfile:1
+# Production image of the euchre league manager: one image for every role of docker-compose.yml
+# (web = gunicorn, the default command; worker and beat = celery; migrate = manage.py migrate).
+# Build:  docker build -t euchre-league .
+# It carries no secret: SECRET_KEY, DATABASE_URL, REDIS_URL, ALLOWED_HOSTS come from the runtime
+# environment (see .env.example).
+
+ARG PYTHON_VERSION=3.12
+
+# --- build: a virtual environment with the dependencies of pyproject.toml ----------------------
+FROM python:${PYTHON_VERSION}-slim AS build
+
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONDONTWRITEBYTECODE=1
+
+RUN python -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
+
+WORKDIR /src
+# Only the project metadata: the project itself has no packages (setuptools `packages = []`), so
+# `pip install .` installs exactly [project.dependencies], and this layer stays cached until
+# pyproject.toml changes. The source is copied into /app in the runtime stage and run from there.
+COPY pyproject.toml ./
+RUN pip install --upgrade pip \
+ && pip install .
+
+# --- runtime -----------------------------------------------------------------------------------
+FROM python:${PYTHON_VERSION}-slim AS runtime
+
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    DJANGO_SETTINGS_MODULE=config.settings \
+    WEB_CONCURRENCY=3
+
+# A fixed, unprivileged uid/gid (numeric, so `runAsNonRoot`-style checks can verify it).
+RUN groupadd --system --gid 10001 app \
+ && useradd --system --uid 10001 --gid app --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin app
+
+COPY --from=build /opt/venv /opt/venv
+
+WORKDIR /app
+# Source stays root-owned and read-only to the app user; the app writes nothing under /app in
+# production (celery beat keeps its schedule in /tmp, see docker-compose.yml).
+COPY . .
+
+# Static files are collected into the image (served by WhiteNoise with DEBUG off). The key below
+# is a throwaway that exists only for this build step: it is not an ENV and is not in the image.
+RUN SECRET_KEY=collectstatic-build-only-not-a-secret DEBUG=0 \
+    python manage.py collectstatic --noinput --verbosity 1
+
+USER 10001:10001
+
+EXPOSE 8000
+
+# GET /healthz answers 200 when the database and the broker answer, 503 otherwise; it is exempt
+# from the HTTPS redirect. The Host header is the first ALLOWED_HOSTS entry, so Django accepts it.
+HEALTHCHECK --interval=30s --timeout=6s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import os, sys, urllib.request as u; h = (os.environ.get('ALLOWED_HOSTS') or 'localhost').split(',')[0].strip().lstrip('.'); h = 'localhost' if h in ('', '*') else h; sys.exit(0 if u.urlopen(u.Request('http://127.0.0.1:8000/healthz', headers={'Host': h}), timeout=5).status == 200 else 1)"]
+
+# gunicorn reads its worker count from WEB_CONCURRENCY (default 3 above) and any extra flags from
+# GUNICORN_CMD_ARGS, so neither needs a shell here.
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--worker-tmp-dir", "/dev/shm", "--timeout", "30", "--graceful-timeout", "30", "--max-requests", "1000", "--max-requests-jitter", "100", "--access-logfile", "-", "--error-logfile", "-"]
