@@ -14,6 +14,7 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
+demo: export DEBUG ?= 1
 demo: $(BIN)/.installed
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
@@ -24,15 +25,10 @@ browser:
 	@scripts/ensure-chromium
 
 test: $(BIN)/.installed browser
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/python manage.py makemigrations --check --dry-run
-	DJANGO_SETTINGS_MODULE=config.settings DEBUG=0 SECRET_KEY=check-deploy-only-$$RANDOM$$RANDOM$$RANDOM$$RANDOM$$RANDOM ALLOWED_HOSTS=example.org \
-		$(BIN)/python manage.py check --deploy --fail-level WARNING
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	scripts/test-suite $(PYTEST_ARGS)
 
 bench: $(BIN)/.installed
-	$(BIN)/python -m benchmarks
+	scripts/benchmarks
 
 clean:
 	rm -rf $(VENV) db.sqlite3* staticfiles

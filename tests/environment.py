@@ -11,3 +11,5 @@ os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("STATIC_MANIFEST", "0")
 os.environ.setdefault("WHITENOISE_USE_FINDERS", "1")
 os.environ.setdefault("STATIC_ROOT", tempfile.mkdtemp(prefix="euchre-static-"))
+
+os.makedirs(os.path.join(os.path.dirname(os.path.dirname(__file__)), "test-artifacts"), exist_ok=True)

@@ -1,0 +1,88 @@
+"""A real Celery worker, consuming real messages from Redis, against the test database.
+
+Used by tests marked ``services``: they run in the second pass of the suite, with DATABASE_URL
+(PostgreSQL) and REDIS_URL set. Without those they skip, except under CI=true, where they fail.
+"""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from tests.conftest import require
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _database_url_for_tests() -> str:
+    from django.db import connection
+
+    db = connection.settings_dict
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgresql://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker):
+    require(
+        bool(os.environ.get("DATABASE_URL")) and bool(os.environ.get("REDIS_URL")),
+        "needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis) for a real Celery worker",
+    )
+    require(not settings.CELERY_TASK_ALWAYS_EAGER, "Celery must not run eagerly here")
+    import redis
+
+    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
+    with django_db_blocker.unblock():
+        database_url = _database_url_for_tests()
+    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1"}
+    log = open(ROOT / "test-artifacts" / "celery-worker.log", "w")  # noqa: SIM115
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            "test-worker@%h",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    from config.celery import app
+
+    deadline = time.monotonic() + 60
+    while not app.control.ping(timeout=1):
+        if worker.poll() is not None or time.monotonic() > deadline:
+            worker.kill()
+            log.close()
+            pytest.fail("the Celery worker did not start: see test-artifacts/celery-worker.log")
+    yield worker
+    worker.terminate()
+    try:
+        worker.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+    log.close()
+
+
+def wait_for(condition, timeout: float = 30.0, interval: float = 0.1):
+    """Poll until ``condition()`` is truthy (return it) or fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(interval)
+    pytest.fail(f"gave up waiting after {timeout}s")

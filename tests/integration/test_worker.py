@@ -1,0 +1,64 @@
+"""With a real worker on Redis: a rulebook change re-derives every hand in the background, and the
+periodic sweep repairs what a lost message left stale."""
+
+import pytest
+
+from league.models import Season
+from scoring.models import Hand
+from scoring.tasks import sweep_stale_seasons
+from tests.integration.conftest import wait_for
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def test_rulebook_change_is_rederived_by_a_real_worker(
+    celery_worker_process, organiser_api, make_game
+):
+    game = make_game("standard")
+    for key in ("a", "b"):
+        response = organiser_api.post(
+            f"/api/v1/games/{game.pk}/hands/",
+            {"makers": "A", "caller_alone": True, "tricks_won": 1},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=key,
+        )
+        assert response.json()["points_b"] == 2
+    changed = organiser_api.post(
+        f"/api/v1/seasons/{game.season_id}/rules/",
+        {"options": {"lone_caller_euchred_points": 4}},
+        format="json",
+    )
+    assert changed.status_code == 202, changed.json()
+    new_rulebook = changed.json()["rulebook"]
+    assert (new_rulebook["version"], new_rulebook["previous"]) == (2, game.season.rulebook_id)
+
+    wait_for(
+        lambda: not Hand.objects.filter(game=game).exclude(rulebook_id=new_rulebook["id"]).exists()
+    )
+    assert list(Hand.objects.filter(game=game).values_list("points_b", flat=True)) == [4, 4]
+    game.refresh_from_db()
+    assert (game.score_a, game.score_b) == (0, 8)
+
+
+def test_sweep_repairs_a_season_whose_message_was_lost(celery_worker_process, make_game):
+    game = make_game("standard")
+    from scoring import services
+
+    services.hand_record(game=game, data=services.HandInput(makers="B", tricks_won=5))
+    old_rulebook = game.season.rulebook
+    # The broker was down: the rulebook changed but no re-derive message was ever sent.
+    from tests.factories import RulebookFactory
+
+    new_rulebook = RulebookFactory(
+        league=game.season.league,
+        slug="standard",
+        options={
+            **old_rulebook.options,
+            "march_points": 3,
+        },
+    )
+    Season.objects.filter(pk=game.season_id).update(rulebook=new_rulebook)
+
+    sweep_stale_seasons.delay()  # as beat sends it
+    wait_for(lambda: Hand.objects.get(game=game).rulebook_id == new_rulebook.pk)
+    assert Hand.objects.get(game=game).points_b == 3
