@@ -16,7 +16,7 @@ from scoring.models import Game
 
 DEMO_SLUG = "rosies"
 DEMO_USER = "organiser"
-DEMO_PASSWORD = "euchre-demo"  # noqa: S105 - printed for the local demo only
+DEMO_PASSWORD = "euchre-demo"
 PLAYERS = [
     "Alice Park",
     "Bob Meyer",
