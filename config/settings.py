@@ -191,7 +191,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
-        "SideEnum": "scoring.domain.engine.Side",
+        "SideEnum": "scoring.models.Side",
+        "GameStatusEnum": "scoring.models.Game.Status",
+        "HandStatusEnum": "scoring.models.Hand.Status",
     },
 }
 

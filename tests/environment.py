@@ -6,10 +6,11 @@ so the production defaults for HTTPS redirects and hashed static files are relax
 
 import os
 import tempfile
+from pathlib import Path
 
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("STATIC_MANIFEST", "0")
 os.environ.setdefault("WHITENOISE_USE_FINDERS", "1")
 os.environ.setdefault("STATIC_ROOT", tempfile.mkdtemp(prefix="euchre-static-"))
-
-os.makedirs(os.path.join(os.path.dirname(os.path.dirname(__file__)), "test-artifacts"), exist_ok=True)
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS.mkdir(exist_ok=True)

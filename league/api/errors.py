@@ -33,15 +33,23 @@ def domain_error_response(error: DomainError, extra: dict | None = None) -> Resp
     return Response(body, status=code)
 
 
-def _flatten(detail) -> dict[str, list[str]]:
+def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
+    """DRF's nested error detail as ``{"field": [...], "options.target_score": [...]}``."""
     if isinstance(detail, dict):
-        return {
-            field: [str(item) for item in (value if isinstance(value, list) else [value])]
-            if not isinstance(value, dict)
-            else [str(value)]
-            for field, value in detail.items()
-        }
-    return {"non_field_errors": [str(item) for item in detail]}
+        flat: dict[str, list[str]] = {}
+        for field, value in detail.items():
+            name = f"{prefix}{field}"
+            if isinstance(value, dict):
+                flat.update(_flatten(value, prefix=f"{name}."))
+            else:
+                items = value if isinstance(value, list) else [value]
+                flat[name] = [str(item) for item in items]
+        return flat
+    return {
+        f"{prefix}non_field_errors" if prefix else "non_field_errors": [
+            str(item) for item in detail
+        ]
+    }
 
 
 def exception_handler(error, context):

@@ -186,7 +186,6 @@ class GameViewSet(ReadCreateViewSet):
             {**s.HandSerializer(result.hand).data, "game": s.GameSerializer(result.game).data}
         )
 
-
     @extend_schema(parameters=[CAPTAIN_TOKEN], request=None, responses={200: s.GameSerializer})
     @action(detail=True, methods=["post"])
     def confirm(self, request, pk=None):

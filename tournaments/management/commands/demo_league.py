@@ -117,7 +117,6 @@ class Command(BaseCommand):
         )
         lines = [
             "",
-            f"  League (public):   {base_url}/",
             f"  API docs:          {base_url}/api/docs/",
             f"  API root:          {base_url}/api/v1/",
             f"  Admin:             {base_url}/admin/  (user {DEMO_USER!r}, "
