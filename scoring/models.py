@@ -206,3 +206,25 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"Hand {self.number} of game {self.game_id}"
+
+
+class StandingSnapshot(models.Model):
+    """A season's computed standings, stats and ratings, as of one ``results_version``.
+
+    Written only by the recompute job; pages and the API read it. ``results_version`` is the
+    season's counter the snapshot was computed from: when it is behind the season's, a recompute
+    is due (and the sweep finds it even if the message asking for one was lost).
+    """
+
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="snapshot")
+    results_version = models.PositiveBigIntegerField()
+    computed_at = models.DateTimeField()
+    duration_ms = models.PositiveIntegerField(default=0)
+    standings = models.JSONField()
+    player_stats = models.JSONField(default=list)
+    team_stats = models.JSONField(default=list)
+    ratings = models.JSONField(default=list)
+    nights = models.JSONField(default=list, help_text="Per night: games and points per entrant.")
+
+    def __str__(self) -> str:
+        return f"Standings of {self.season} at version {self.results_version}"

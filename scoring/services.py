@@ -205,10 +205,10 @@ def _results_changed(game: Game, effects: Iterable[str]) -> None:
 
 
 def enqueue_standings(season_id: int) -> None:
-    """Ask a worker to recompute a season's standings (coalesced; see scoring.tasks)."""
-    from scoring.tasks import recompute_season_standings_soon
+    """Ask a worker to recompute a season's standings (coalesced; see scoring.standings)."""
+    from scoring.standings import standings_recompute_soon
 
-    recompute_season_standings_soon(season_id)
+    standings_recompute_soon(season_id)
 
 
 def _replay(existing: Hand, game: Game, data: HandInput) -> HandResult:

@@ -1,6 +1,8 @@
 """Celery tasks of the scoring app. They take ids, are idempotent and are enqueued on commit.
 
 - ``scoring.rederive_season_points``: re-derive every hand's points after a rulebook change.
+- ``scoring.recompute_season_standings``: recompute a season's standings snapshot (idempotent,
+  coalesced; see scoring.standings).
 - ``scoring.sweep_stale_seasons`` (beat): find seasons a lost message left stale and fix them, so a
   worker or broker that was down loses nothing.
 """
@@ -9,7 +11,7 @@ from celery import shared_task
 from django.db.models import Exists, OuterRef
 
 from league.models import Season
-from scoring import services
+from scoring import services, standings
 from scoring.models import Hand
 
 
@@ -31,8 +33,18 @@ def sweep_stale_seasons() -> dict[str, list[int]]:
     rederive = list(Season.objects.filter(Exists(stale_hands)).values_list("pk", flat=True))
     for season_id in rederive:
         rederive_season_points.delay(season_id)
-    return {"rederive": rederive}
+    recompute = [pk for pk in standings.stale_season_ids() if pk not in rederive]
+    for season_id in recompute:
+        recompute_season_standings.delay(season_id)
+    return {"rederive": rederive, "recompute": recompute}
 
 
-def recompute_season_standings_soon(season_id: int) -> None:
-    """Placeholder until the standings snapshot lands: nothing to recompute yet."""
+@shared_task(
+    name="scoring.recompute_season_standings",
+    autoretry_for=(ConnectionError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def recompute_season_standings(season_id: int) -> int | None:
+    snapshot = standings.season_standings_recompute(season_id=season_id)
+    return snapshot.results_version if snapshot else None

@@ -1,0 +1,222 @@
+"""The standings service: load a season's finished games and hands, call the standings, stats and
+ratings engines, and store one snapshot. Also how a recompute is asked for, coalesced.
+
+- *results version*: a counter on the season raised by every change to its results (a hand
+  recorded, undone or corrected, a rulebook change). A snapshot remembers the version it was
+  computed from; a recompute with nothing newer does nothing (idempotent).
+- *coalescing*: forty tables entering hands at once ask for forty recomputes; only one is queued
+  at a time per season (a short-lived cache key), and it reads the newest version when it runs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from typing import Any
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from league.errors import DomainError
+from league.models import Season
+from scoring.domain.ratings import compute_ratings
+from scoring.domain.standings import GameRecord, SeasonRules, compute_standings
+from scoring.domain.stats import HandRecord, player_stats, side_tallies, team_stats
+from scoring.models import Game, Hand, StandingSnapshot
+
+PENDING_SECONDS = 30
+"""How long a queued recompute keeps others from queueing (longer than any recompute waits)."""
+COALESCE_COUNTDOWN = 1.0
+"""Seconds a queued recompute waits, so a burst of hands is computed once."""
+
+
+def _pending_key(season_id: int) -> str:
+    return f"standings:pending:{season_id}"
+
+
+def standings_recompute_soon(season_id: int) -> bool:
+    """Queue a recompute unless one is already queued; say whether this call queued it."""
+    from scoring.tasks import recompute_season_standings
+
+    if not cache.add(_pending_key(season_id), 1, timeout=PENDING_SECONDS):
+        return False
+    recompute_season_standings.apply_async((season_id,), countdown=COALESCE_COUNTDOWN)
+    return True
+
+
+def season_rules(season: Season) -> SeasonRules:
+    options = dict(season.standing_rules or {})
+    if "tiebreaks" in options:
+        options["tiebreaks"] = tuple(options["tiebreaks"])
+    try:
+        return SeasonRules(**options)
+    except TypeError as error:
+        raise DomainError(f"unknown standings option: {error}", field="standing_rules") from None
+
+
+def _records(season: Season) -> tuple[list[GameRecord], list[HandRecord], dict[int, str]]:
+    games = list(
+        Game.objects.filter(season=season, status=Game.Status.FINISHED)
+        .select_related("team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3")
+        .order_by("finished_at", "pk")
+    )
+    seats_of = {game.pk: game.seat_player_ids for game in games}
+    hands = [
+        HandRecord(
+            game_id=row["game_id"],
+            number=row["number"],
+            seats=seats_of[row["game_id"]],
+            makers=row["makers"] or None,
+            tricks_won=row["tricks_won"],
+            caller_id=row["caller_id"],
+            caller_alone=row["caller_alone"],
+            defender_alone=row["defender_alone"],
+            renege=row["renege"] or None,
+            thrown_in=row["thrown_in"],
+            points_a=row["points_a"],
+            points_b=row["points_b"],
+        )
+        for row in Hand.objects.filter(
+            game__in=[game.pk for game in games], status=Hand.Status.ACTIVE, misdeal=False
+        )
+        .order_by("game_id", "number")
+        .values(
+            "game_id",
+            "number",
+            "makers",
+            "tricks_won",
+            "caller_id",
+            "caller_alone",
+            "defender_alone",
+            "renege",
+            "thrown_in",
+            "points_a",
+            "points_b",
+        )
+    ]
+    tallies = side_tallies(hands)
+    is_teams = season.format == Season.Format.TEAMS
+    names: dict[int, str] = {}
+    records = []
+    for order, game in enumerate(games):
+        players_a, players_b = (game.seat_0_id, game.seat_2_id), (game.seat_1_id, game.seat_3_id)
+        if is_teams:
+            if game.team_a_id is None or game.team_b_id is None:
+                continue  # a friendly between players of a team season does not rank teams
+            side_a, side_b = (game.team_a_id,), (game.team_b_id,)
+            names[game.team_a_id], names[game.team_b_id] = game.team_a.name, game.team_b.name
+        else:
+            side_a, side_b = players_a, players_b
+            for player in game.seats:
+                names[player.pk] = player.name
+        tally_a, tally_b = tallies.get(game.pk, (None, None))
+        extra = {"tally_a": tally_a, "tally_b": tally_b} if tally_a is not None else {}
+        records.append(
+            GameRecord(
+                game_id=game.pk,
+                side_a=side_a,
+                side_b=side_b,
+                points_a=game.score_a,
+                points_b=game.score_b,
+                winner=game.winner or None,
+                night_id=game.night_id,
+                played_order=order,
+                players_a=players_a if is_teams else (),
+                players_b=players_b if is_teams else (),
+                **extra,
+            )
+        )
+    return records, hands, names
+
+
+def _entrants(season: Season, names: dict[int, str]) -> list[int]:
+    if season.format == Season.Format.TEAMS:
+        teams = season.teams.filter(is_withdrawn=False).values_list("pk", "name")
+        names.update(dict(teams))
+        return [pk for pk, _name in teams]
+    return list(names)
+
+
+def _nights(records: list[GameRecord]) -> list[dict[str, Any]]:
+    """Per night, each entrant's games, wins and points: the season's chart, night by night."""
+    nights: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    for record in records:
+        if record.night_id is None:
+            continue
+        for side, entrants, points in (
+            ("A", record.side_a, record.points_a),
+            ("B", record.side_b, record.points_b),
+        ):
+            for entrant in entrants:
+                line = nights[record.night_id][entrant]
+                line[0] += 1
+                line[1] += record.winner == side
+                line[2] += points
+    return [
+        {
+            "night": night,
+            "entrants": {
+                str(entrant): {"games": games, "wins": wins, "points": points}
+                for entrant, (games, wins, points) in sorted(lines.items())
+            },
+        }
+        for night, lines in sorted(nights.items())
+    ]
+
+
+def season_standings_recompute(*, season_id: int, force: bool = False) -> StandingSnapshot | None:
+    """Recompute a season's snapshot if its results are newer than the stored one.
+
+    Returns the new snapshot, or ``None`` when the stored one was already current. Safe to run
+    twice at once: the older result never overwrites a newer one.
+    """
+    cache.delete(_pending_key(season_id))  # changes from now on queue another run
+    season = Season.objects.get(pk=season_id)
+    version = season.results_version
+    current = (
+        StandingSnapshot.objects.filter(season=season)
+        .values_list("results_version", flat=True)
+        .first()
+    )
+    if current is not None and current >= version and not force:
+        return None
+    started = time.perf_counter()
+    records, hands, names = _records(season)
+    entrants = _entrants(season, names)
+    standings = compute_standings(records, season_rules(season), entrants=entrants, names=names)
+    is_teams = season.format == Season.Format.TEAMS
+    values = {
+        "results_version": version,
+        "computed_at": timezone.now(),
+        "standings": standings.to_dict(),
+        "player_stats": [line.to_dict() for line in player_stats(records, hands)],
+        "team_stats": [line.to_dict() for line in team_stats(records, hands)] if is_teams else [],
+        "ratings": [rating.to_dict() for rating in compute_ratings(records)],
+        "nights": _nights(records),
+    }
+    values["duration_ms"] = int((time.perf_counter() - started) * 1000)
+    with transaction.atomic():
+        updated = StandingSnapshot.objects.filter(
+            season=season, results_version__lte=version
+        ).update(**values)
+        if not updated:
+            if StandingSnapshot.objects.filter(season=season).exists():
+                return None  # a newer snapshot landed meanwhile
+            try:
+                with transaction.atomic():
+                    StandingSnapshot.objects.create(season=season, **values)
+            except IntegrityError:
+                return None  # a concurrent run created it first
+    return StandingSnapshot.objects.get(season=season)
+
+
+def stale_season_ids() -> list[int]:
+    """Seasons with results newer than their snapshot (or with results and no snapshot)."""
+    from django.db.models import F, Q
+
+    return list(
+        Season.objects.filter(results_version__gt=0)
+        .filter(Q(snapshot__isnull=True) | Q(snapshot__results_version__lt=F("results_version")))
+        .values_list("pk", flat=True)
+    )
