@@ -11,7 +11,7 @@ from league.api.views import (
     SeasonViewSet,
     TeamViewSet,
 )
-from scoring.api.views import GameViewSet, RulebookPreviewView
+from scoring.api.views import GameViewSet, RulebookPreviewView, SeasonStandingsView
 
 router = DefaultRouter()
 router.register("leagues", LeagueViewSet)
@@ -23,6 +23,11 @@ router.register("games", GameViewSet)
 
 urlpatterns = [
     path("api/v1/rulebooks/preview/", RulebookPreviewView.as_view(), name="rulebook-preview"),
+    path(
+        "api/v1/seasons/<int:pk>/standings/",
+        SeasonStandingsView.as_view(),
+        name="season-standings",
+    ),
     path("api/v1/", include(router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

@@ -127,7 +127,8 @@ def _records(season: Season) -> tuple[list[GameRecord], list[HandRecord], dict[i
                 **extra,
             )
         )
-    return records, hands, names
+    ranked = {record.game_id for record in records}
+    return records, [hand for hand in hands if hand.game_id in ranked], names
 
 
 def _entrants(season: Season, names: dict[int, str]) -> list[int]:

@@ -67,3 +67,27 @@ def make_game(make_season):
 def fast_password_hashing(settings):
     """Hashing with PBKDF2 on every factory user would dominate the suite's time."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def in_process_tasks_and_cache(request, settings):
+    """Tests run their Celery tasks in process with a fresh local cache, as the embedded shape does,
+    because a worker in another process cannot see a test's uncommitted rows. Tests marked
+    ``services`` keep the real broker, cache and worker (the second pass of the suite)."""
+    if request.node.get_closest_marker("services"):
+        yield
+        return
+    from config.celery import app
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": request.node.nodeid,
+        }
+    }
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = eager

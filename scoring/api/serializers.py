@@ -202,3 +202,18 @@ class CaptainLinkSerializer(serializers.Serializer):
 
     def get_url(self, game: Game) -> str:
         return self.context["request"].build_absolute_uri(f"/t/{game.captain_token}/")
+
+
+class StandingsSnapshotSerializer(serializers.Serializer):
+    season = serializers.IntegerField()
+    results_version = serializers.IntegerField()
+    is_current = serializers.BooleanField()
+    computed_at = serializers.DateTimeField()
+    standings = serializers.JSONField(
+        help_text="rows (rank, entrant, name, record, points, tie-break values, reason), the "
+        "tie-break chain and the coin-flip seed"
+    )
+    player_stats = serializers.JSONField()
+    team_stats = serializers.JSONField()
+    ratings = serializers.JSONField()
+    nights = serializers.JSONField()

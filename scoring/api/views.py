@@ -16,12 +16,12 @@ from league.api.views import ReadCreateViewSet
 from league.domain.rules import PRESETS
 from league.domain.rules import Rulebook as RulebookRules
 from league.errors import ConflictError, DomainError, NotFoundError
-from league.models import Rulebook
+from league.models import Rulebook, Season
 from scoring import services
 from scoring.access import game_for_captain, game_for_organiser
 from scoring.api import serializers as s
 from scoring.domain.engine import score_hand
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, StandingSnapshot
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -257,5 +257,40 @@ class RulebookPreviewView(APIView):
                 "points_a": score.points_a,
                 "points_b": score.points_b,
                 "summary": score.summary,
+            }
+        )
+
+
+class SeasonStandingsView(APIView):
+    """A season's standings snapshot: ranks with their reasons, stats and ratings.
+
+    ``is_current`` is false while a recompute is pending (the season has newer results).
+    """
+
+    permission_classes = []
+
+    @extend_schema(
+        responses={200: s.StandingsSnapshotSerializer},
+        operation_id="seasons_standings",
+        tags=["seasons"],
+    )
+    def get(self, request, pk):
+        season = Season.objects.filter(pk=pk).first()
+        if season is None:
+            raise NotFoundError("no such season")
+        snapshot = StandingSnapshot.objects.filter(season=season).first()
+        if snapshot is None:
+            raise NotFoundError("no standings yet: no game of this season has finished")
+        return Response(
+            {
+                "season": season.pk,
+                "results_version": snapshot.results_version,
+                "is_current": snapshot.results_version >= season.results_version,
+                "computed_at": snapshot.computed_at,
+                "standings": snapshot.standings,
+                "player_stats": snapshot.player_stats,
+                "team_stats": snapshot.team_stats,
+                "ratings": snapshot.ratings,
+                "nights": snapshot.nights,
             }
         )

@@ -62,3 +62,33 @@ def test_sweep_repairs_a_season_whose_message_was_lost(celery_worker_process, ma
     sweep_stale_seasons.delay()  # as beat sends it
     wait_for(lambda: Hand.objects.get(game=game).rulebook_id == new_rulebook.pk)
     assert Hand.objects.get(game=game).points_b == 3
+
+
+def test_a_hand_posted_to_the_api_reaches_the_standings(
+    celery_worker_process, organiser_api, api, make_game, make_season
+):
+    game = make_game(season=make_season("standard", format="individual"))
+    for key in ("x", "y"):
+        organiser_api.post(
+            f"/api/v1/games/{game.pk}/hands/",
+            {"makers": "B", "caller_alone": True, "tricks_won": 5},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=key,
+        )
+    last = organiser_api.post(
+        f"/api/v1/games/{game.pk}/hands/",
+        {"makers": "B", "caller_alone": True, "tricks_won": 5},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="z",
+    )
+    assert last.json()["game"]["status"] == "finished"
+
+    def current_standings():
+        response = api.get(f"/api/v1/seasons/{game.season_id}/standings/")
+        return response.status_code == 200 and response.json()["is_current"] and response.json()
+
+    body = wait_for(current_standings)
+    rows = body["standings"]["rows"]
+    winners = {game.seat_1_id, game.seat_3_id}
+    assert {row["entrant"] for row in rows if row["wins"] == 1} == winners
+    assert {row["points_for"] for row in rows if row["entrant"] in winners} == {12}

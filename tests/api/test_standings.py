@@ -1,0 +1,193 @@
+"""Standings through the API: recomputed after hands (on commit), coalesced, idempotent, explained,
+and equal to a recompute from scratch after any sequence of recorded, undone and corrected hands."""
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from league.models import Player, Season, Team
+from scoring import services
+from scoring.models import StandingSnapshot
+from scoring.standings import season_standings_recompute
+from tests.factories import GameFactory, SeasonFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def team_season(league, teams=3):
+    season = SeasonFactory(league=league, rulebook__slug="standard")
+    made = []
+    for index in range(teams):
+        one = Player.objects.create(league=league, name=f"T{index} first")
+        two = Player.objects.create(league=league, name=f"T{index} second")
+        made.append(
+            Team.objects.create(season=season, name=f"Team {index}", player_one=one, player_two=two)
+        )
+    return season, made
+
+
+def team_game(season, team_a, team_b):
+    return GameFactory(
+        season=season,
+        team_a=team_a,
+        team_b=team_b,
+        seat_0=team_a.player_one,
+        seat_2=team_a.player_two,
+        seat_1=team_b.player_one,
+        seat_3=team_b.player_two,
+    )
+
+
+def win(game, side="A"):
+    for _ in range(3):  # three lone marches: 12 points
+        services.hand_record(
+            game=game, data=services.HandInput(makers=side, caller_alone=True, tricks_won=5)
+        )
+
+
+def test_hands_reach_the_standings_on_commit(api, league, django_capture_on_commit_callbacks):
+    cache.clear()
+    season, (first, second, third) = team_season(league)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(team_game(season, first, second), "A")
+        win(team_game(season, third, second), "B")
+    body = api.get(f"/api/v1/seasons/{season.pk}/standings/").json()
+    assert body["is_current"] is True
+    rows = body["standings"]["rows"]
+    assert [(row["name"], row["rank"], row["wins"], row["losses"]) for row in rows] == [
+        ("Team 0", 1, 1, 0),
+        ("Team 1", 2, 1, 1),
+        ("Team 2", 3, 0, 1),
+    ]
+    assert (rows[0]["points_for"], rows[0]["marches"], rows[0]["loners_made"]) == (12, 3, 3)
+    assert all(row["reason"] for row in rows)
+    player_names = {line["player_id"] for line in body["player_stats"]}
+    assert first.player_one_id in player_names
+    assert len(body["ratings"]) == 6
+
+
+def test_a_burst_of_hands_queues_one_recompute(
+    league, django_capture_on_commit_callbacks, monkeypatch
+):
+    cache.clear()
+    queued = []
+    from scoring.tasks import recompute_season_standings
+
+    monkeypatch.setattr(
+        recompute_season_standings, "apply_async", lambda args, countdown: queued.append(args)
+    )
+    season, (first, second, _third) = team_season(league)
+    game = team_game(season, first, second)
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(5):
+            services.hand_record(game=game, data=services.HandInput(makers="A", tricks_won=3))
+    assert queued == [(season.pk,)]
+
+
+def test_recompute_is_idempotent_and_never_goes_back(league):
+    season, (first, second, _third) = team_season(league)
+    win(team_game(season, first, second))
+    snapshot = season_standings_recompute(season_id=season.pk)
+    assert snapshot.results_version == Season.objects.get(pk=season.pk).results_version
+    assert season_standings_recompute(season_id=season.pk) is None
+    StandingSnapshot.objects.filter(season=season).update(results_version=10_000)
+    assert season_standings_recompute(season_id=season.pk, force=True) is None  # older: refused
+    assert StandingSnapshot.objects.get(season=season).results_version == 10_000
+
+
+def test_no_standings_yet_is_a_clear_404(api, league):
+    season, _teams = team_season(league)
+    response = api.get(f"/api/v1/seasons/{season.pk}/standings/")
+    assert response.status_code == 404
+    assert response.json()["message"] == "no standings yet: no game of this season has finished"
+
+
+def test_management_command_recomputes_with_progress(league, capsys):
+    season, (first, second, _third) = team_season(league)
+    win(team_game(season, first, second))
+    call_command("recompute_standings", "--season", str(season.pk))
+    out = capsys.readouterr().out
+    assert f"[1/1] {season}: recomputed at version" in out
+    call_command("recompute_standings", "--all")
+    assert "already current" in capsys.readouterr().out
+
+
+def test_individual_season_ranks_players(api, league, make_game):
+    season = SeasonFactory(
+        league=league, format=Season.Format.INDIVIDUAL, rulebook__slug="progressive"
+    )
+    game = make_game(season=season)
+    for number in range(8):
+        services.hand_record(
+            game=game, data=services.HandInput(makers="A", tricks_won=5 if number == 0 else 3)
+        )
+    snapshot = season_standings_recompute(season_id=season.pk)
+    rows = snapshot.standings["rows"]
+    assert [row["entrant"] for row in rows[:2]] == sorted([game.seat_0_id, game.seat_2_id])
+    assert {row["points_for"] for row in rows} == {9, 0}
+
+
+actions = st.lists(
+    st.one_of(
+        st.tuples(st.just("record"), st.sampled_from("AB"), st.integers(0, 5), st.booleans()),
+        st.tuples(st.just("undo")),
+        st.tuples(st.just("correct"), st.sampled_from("AB"), st.integers(0, 5)),
+    ),
+    max_size=25,
+)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=actions)
+def test_snapshot_equals_a_recompute_from_scratch(league, steps):
+    """Each example runs in a savepoint rolled back at its end (hypothesis shares the test's
+    database transaction between examples)."""
+    with transaction.atomic():
+        _check_snapshot_against_scratch(league, steps)
+        transaction.set_rollback(True)
+
+
+def _check_snapshot_against_scratch(league, steps):
+    season, (first, second, third) = team_season(league)
+    games = [team_game(season, first, second), team_game(season, second, third)]
+    for index, step in enumerate(steps):
+        game = games[index % 2]
+        game.refresh_from_db()
+        try:
+            if step[0] == "record":
+                services.hand_record(
+                    game=game,
+                    data=services.HandInput(
+                        makers=step[1], tricks_won=step[2], caller_alone=step[3]
+                    ),
+                )
+            elif step[0] == "undo" and game.hands_played:
+                services.hand_undo(game=game, number=game.hands.filter(status="active").count())
+            elif step[0] == "correct" and game.hands_played:
+                services.hand_correct(
+                    game=game,
+                    number=1,
+                    data=services.HandInput(makers=step[1], tricks_won=step[2]),
+                    reason="fix",
+                )
+        except Exception as error:
+            from league.errors import DomainError
+
+            assert isinstance(error, DomainError)
+        season_standings_recompute(season_id=season.pk)  # the job after each change
+    stored = StandingSnapshot.objects.filter(season=season).first()
+    StandingSnapshot.objects.filter(season=season).delete()
+    fresh = season_standings_recompute(season_id=season.pk, force=True)
+    if stored is None:
+        assert fresh.standings["rows"][0]["games"] == 0
+        return
+    assert fresh.standings == stored.standings
+    assert fresh.player_stats == stored.player_stats
+    assert fresh.ratings == stored.ratings
