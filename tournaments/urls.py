@@ -1,0 +1,8 @@
+"""Pages of the tournaments app: brackets and nights (public and organiser)."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("tournaments.views.bracket_urls")),
+    path("", include("tournaments.views.night_urls")),
+]
