@@ -1,0 +1,151 @@
+"""What the captain's score card shows, as plain data for the templates (reads only).
+
+Words used here:
+
+- *score card*: the captain's page for one game: the running score per side, the hand being
+  entered, who deals it, the rulebook's length of game, the hands so far, and the form for the
+  next hand (or, once the game is over, the result to confirm or dispute).
+- *side*: ``A`` (seats 0 and 2) or ``B`` (seats 1 and 3), shown with its team or player names.
+- *client key*: a fresh random key rendered into each hand form; the service records a hand once
+  per key, so a double tap or a browser retry never records it twice.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from itertools import accumulate
+
+from league.domain.rules import DefenderAlone, GameLength, RenegePenalty
+from league.domain.rules import Rulebook as RulebookRules
+from scoring.domain.engine import Outcome, hand_summary, side_of_seat
+from scoring.models import Game, Hand
+from scoring.selectors import game_counting_hands, game_next_dealer_seat
+
+
+def new_client_key() -> str:
+    return str(uuid.uuid4())
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    player_id: int
+    name: str
+    side: str
+
+
+@dataclass(frozen=True)
+class SideView:
+    letter: str
+    name: str
+    score: int
+    is_winner: bool
+
+
+@dataclass(frozen=True)
+class HandRow:
+    number: int
+    summary: str
+    caller: str
+    dealer: str
+    score_a: int
+    score_b: int
+
+
+def card_context(
+    game: Game,
+    *,
+    values: dict | None = None,
+    flash: list[tuple[str, str]] | None = None,
+    client_key: str | None = None,
+) -> dict:
+    """The template context of a game's score card.
+
+    ``values`` re-fills the hand form after a refused submission (the captain's taps are kept);
+    ``flash`` is a list of ``(kind, text)`` messages, kind ``"ok"`` or ``"error"``.
+    """
+    rules = RulebookRules.from_options(game.season.rulebook.options)
+    hands = game_counting_hands(game=game)
+    seats = [
+        Seat(seat, player.pk, player.name, side_of_seat(seat).value)
+        for seat, player in enumerate(game.seats)
+    ]
+    names = {seat.player_id: seat.name for seat in seats}
+    dealer_seat = game_next_dealer_seat(game=game, hands=hands)
+    is_over = game.status == Game.Status.FINISHED
+    running = list(accumulate(((h.points_a, h.points_b) for h in hands), _add, initial=(0, 0)))
+    rows = [
+        HandRow(
+            number=hand.number,
+            summary=hand_summary(Outcome(hand.outcome), hand.points_a, hand.points_b),
+            caller=names.get(hand.caller_id, ""),
+            dealer=seats[hand.dealer_seat].name,
+            score_a=running[index + 1][0],
+            score_b=running[index + 1][1],
+        )
+        for index, hand in enumerate(hands)
+    ]
+    rows.reverse()  # the latest hand first: it is the one a captain checks
+    if rules.game_length is GameLength.HANDS:
+        length = f"{rules.hands_per_game} hands a game"
+        to_go = max(rules.hands_per_game - game.hands_played, 0)
+        progress = f"{to_go} to play" if not is_over else ""
+    else:
+        length = f"Game to {rules.target_score}"
+        progress = ""
+    return {
+        "game": game,
+        "token": game.captain_token,
+        "sides": [_side(game, "A"), _side(game, "B")],
+        "seats": seats,
+        "next_number": len(hands) + 1,
+        "dealer": seats[dealer_seat].name if dealer_seat is not None else "",
+        "dealer_seat": dealer_seat,
+        "length": length,
+        "progress": progress,
+        "is_over": is_over,
+        "is_final_score_only": game.is_final_score_only,
+        "result": _result(game) if is_over else "",
+        "rows": rows,
+        "last_number": hands[-1].number if hands else None,
+        "allows_lone_defender": rules.defender_alone is not DefenderAlone.NEVER,
+        "lone_defender_only_against_loner": (
+            rules.defender_alone is DefenderAlone.AGAINST_LONE_CALLER
+        ),
+        "allows_thrown_in": not rules.stick_the_dealer,
+        "allows_no_tricks": rules.renege_penalty is RenegePenalty.HAND_ENDS,
+        "values": values or {},
+        "flash": flash or [],
+        "client_key": client_key or new_client_key(),
+        "tricks": range(6),
+        "is_confirmed": game.confirmation == Game.Confirmation.CONFIRMED,
+        "is_disputed": game.confirmation == Game.Confirmation.DISPUTED,
+    }
+
+
+def _add(total: tuple[int, int], points: tuple[int, int]) -> tuple[int, int]:
+    return (total[0] + points[0], total[1] + points[1])
+
+
+def _side(game: Game, letter: str) -> SideView:
+    return SideView(
+        letter=letter,
+        name=game.side_name(letter),
+        score=game.score_a if letter == "A" else game.score_b,
+        is_winner=game.winner == letter,
+    )
+
+
+def _result(game: Game) -> str:
+    high, low = max(game.score_a, game.score_b), min(game.score_a, game.score_b)
+    if not game.winner:
+        return f"Drawn {high}–{low}"
+    return f"{game.side_name(game.winner)} ({game.winner}) win {high}–{low}"
+
+
+def hand_label(hand: Hand) -> str:
+    """A hand in words for a message: "Hand 5: March! A +2"."""
+    return (
+        f"Hand {hand.number}: {hand_summary(Outcome(hand.outcome), hand.points_a, hand.points_b)}"
+    )

@@ -1,0 +1,156 @@
+"""Real-browser tests: Playwright drives Debian's Chromium at a phone viewport against
+pytest-django's ``live_server``. Screenshots of each state go to test-artifacts/screenshots/.
+
+Playwright's sync API runs an event loop in the test's thread, so Django's ORM (used by the test
+to set up games and check the database) needs ``DJANGO_ALLOW_ASYNC_UNSAFE``.
+"""
+
+import os
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.conftest import require
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "1"
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+PHONE = {"width": 360, "height": 640}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+PLAYERS = {
+    "seat_0__name": "Alice",
+    "seat_1__name": "Bob",
+    "seat_2__name": "Carol",
+    "seat_3__name": "Dave",
+}
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not Path(CHROMIUM).exists():
+        require(False, "chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_phone(chromium, live_server):
+    """``new_phone(**options)``: a fresh phone-sized browser context. Every request any of them
+    makes must stay on the live server (no CDN, no other host)."""
+    contexts, hosts = [], set()
+
+    def make(**options):
+        context = chromium.new_context(
+            viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, **options
+        )
+        context.set_default_timeout(5000)
+        context.on("request", lambda req: hosts.add(urlsplit(req.url).netloc))
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert hosts <= {urlsplit(live_server.url).netloc}, f"requests to other hosts: {hosts}"
+
+
+@pytest.fixture
+def phone(new_phone):
+    return new_phone()
+
+
+@pytest.fixture
+def page(phone):
+    return phone.new_page()
+
+
+@pytest.fixture
+def shot(request):
+    """``shot(page, "state")`` saves test-artifacts/screenshots/<test>-<state>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", request.node.name).strip("-")
+
+    def take(page, state: str, *, full_page: bool = True) -> Path:
+        path = SCREENSHOTS / f"{name}-{state}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take
+
+
+@pytest.fixture
+def table_game(make_game):
+    """``table_game("standard")``: a game with Alice & Carol (A) v Bob & Dave (B)."""
+
+    def make(slug: str = "standard", **kwargs):
+        return make_game(slug, **{**PLAYERS, **kwargs})
+
+    return make
+
+
+class ScoreCard:
+    """What a captain does on the page, in the captain's words."""
+
+    def __init__(self, page, base_url: str, game):
+        self.page = page
+        self.game = game
+        self.url = f"{base_url}/t/{game.captain_token}/"
+
+    def open(self):
+        response = self.page.goto(self.url)
+        self.page.wait_for_function("document.readyState === 'complete'")
+        return response
+
+    def caller(self, name: str):
+        self.page.locator(".callers label", has_text=name).click()
+
+    def tricks(self, count: int):
+        self.page.locator(".tricks label", has_text=str(count)).click()
+
+    def alone(self):
+        self.page.locator(".toggles label", has_text="Caller went alone").click()
+
+    def record(self):
+        self.page.locator("button.go", has_text="Record hand").click()
+
+    def hand(self, caller: str, tricks: int, *, alone: bool = False, expect: str = ""):
+        """Three taps (caller, tricks, record), or four with alone; wait for the result."""
+        from playwright.sync_api import expect as expect_that
+
+        number = int(self.page.locator("form.hand input[name=number]").get_attribute("value"))
+        self.caller(caller)
+        if alone:
+            self.alone()
+        self.tricks(tricks)
+        self.record()
+        flash = self.page.locator("[data-flash]")
+        expect_that(flash).to_contain_text(f"Hand {number}: {expect}")
+        return flash.inner_text()
+
+    def score(self) -> tuple[int, int]:
+        values = self.page.locator(".side b").all_inner_texts()
+        return tuple(int(value.split()[0]) for value in values)
+
+
+@pytest.fixture
+def card(page, live_server):
+    def open_card(game):
+        score_card = ScoreCard(page, live_server.url, game)
+        score_card.open()
+        return score_card
+
+    return open_card
