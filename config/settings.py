@@ -222,3 +222,6 @@ LOGGING = {
 # How many wrong captain tokens one address may try per minute before it is slowed down.
 CAPTAIN_TOKEN_GUESSES_PER_MINUTE = os.environ.get("CAPTAIN_TOKEN_GUESSES_PER_MINUTE", "30/m")
 RATELIMIT_USE_CACHE = "default"
+# Behind a reverse proxy every request comes from the proxy's address: name the header that carries
+# the real client address (e.g. HTTP_X_REAL_IP, set by the proxy) so rate limits key on it.
+RATELIMIT_IP_META_KEY = os.environ.get("RATELIMIT_IP_META_KEY") or None
