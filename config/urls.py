@@ -11,6 +11,7 @@ from league.api.views import (
     SeasonViewSet,
     TeamViewSet,
 )
+from scoring.api.public import SeasonPlayerStatsView
 from scoring.api.views import GameViewSet, RulebookPreviewView, SeasonStandingsView
 
 router = DefaultRouter()
@@ -27,6 +28,11 @@ urlpatterns = [
         "api/v1/seasons/<int:pk>/standings/",
         SeasonStandingsView.as_view(),
         name="season-standings",
+    ),
+    path(
+        "api/v1/seasons/<int:pk>/players/<int:player_id>/stats/",
+        SeasonPlayerStatsView.as_view(),
+        name="season-player-stats",
     ),
     path("api/v1/", include(router.urls)),
     path("api/v1/", include("tournaments.api.bracket_urls")),

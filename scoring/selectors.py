@@ -19,3 +19,99 @@ def game_next_dealer_seat(*, game: Game, hands: list[Hand] | None = None) -> int
     if last is None:
         return game.first_dealer_seat
     return next_dealer(last.dealer_seat, HandScore(Outcome(last.outcome), 0, 0, ""))
+
+
+# --------------------------------------------------------------------------------------------
+# Public reads: leagues, seasons, snapshots, nights, players and teams (no login; read only)
+# --------------------------------------------------------------------------------------------
+
+
+def league_public_list():
+    """Every league, by name, with its number of seasons."""
+    from django.db.models import Count
+
+    from league.models import League
+
+    return League.objects.annotate(season_count=Count("seasons")).order_by("name")
+
+
+def league_public_get(*, slug: str):
+    """A league by its slug, or ``NotFoundError``."""
+    from league.errors import NotFoundError
+    from league.models import League
+
+    league = League.objects.filter(slug=slug).first()
+    if league is None:
+        raise NotFoundError("no such league")
+    return league
+
+
+def season_public_get(*, league, season_id: int):
+    """A season of ``league`` with its snapshot loaded (``snapshot`` may be absent)."""
+    from league.errors import NotFoundError
+    from league.models import Season
+
+    season = Season.objects.filter(league=league, pk=season_id).select_related("rulebook").first()
+    if season is None:
+        raise NotFoundError("no such season in this league")
+    return season
+
+
+def season_snapshot_get(*, season):
+    """The season's standings snapshot, or ``None`` before any game has finished."""
+    from scoring.models import StandingSnapshot
+
+    return StandingSnapshot.objects.filter(season=season).first()
+
+
+def season_snapshot_version(*, season_id: int) -> tuple[int, int | None]:
+    """``(results_version, snapshot results_version or None)``: one query, for cache keys."""
+    from league.models import Season
+
+    row = Season.objects.filter(pk=season_id).values_list(
+        "results_version", "snapshot__results_version"
+    )
+    found = row.first()
+    return found if found is not None else (0, None)
+
+
+def season_games_in_progress(*, season) -> list[Game]:
+    """The season's games being played now, by night, round and table."""
+    return list(
+        Game.objects.filter(season=season, status=Game.Status.IN_PROGRESS)
+        .select_related("team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3", "night")
+        .order_by("night__date", "round_number", "table_number", "pk")
+    )
+
+
+def night_games(*, night) -> list[Game]:
+    """A night's games, by round and table."""
+    return list(
+        Game.objects.filter(night=night)
+        .select_related("team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3")
+        .order_by("round_number", "table_number", "pk")
+    )
+
+
+def player_games(*, player, limit: int = 50) -> list[Game]:
+    """A player's most recent games in any season, newest first."""
+    from django.db.models import Q
+
+    return list(
+        Game.objects.filter(
+            Q(seat_0=player) | Q(seat_1=player) | Q(seat_2=player) | Q(seat_3=player)
+        )
+        .select_related("season", "team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3")
+        .order_by("-created_at", "-pk")[:limit]
+    )
+
+
+def team_games(*, team) -> list[Game]:
+    """A team's games, oldest first."""
+    from django.db.models import Q
+
+    return list(
+        Game.objects.filter(Q(team_a=team) | Q(team_b=team))
+        .select_related("night", "team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3")
+        .order_by("created_at", "pk")
+    )

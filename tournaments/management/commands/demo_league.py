@@ -3,6 +3,7 @@
 Idempotent: when the demo league is already there it only prints the addresses again.
 """
 
+import datetime
 import random
 
 from django.contrib.auth import get_user_model
@@ -10,9 +11,10 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from league import services as league_services
-from league.models import League
+from league.models import League, Night
 from scoring import services as scoring_services
 from scoring.models import Game
+from scoring.standings import season_standings_recompute
 
 DEMO_SLUG = "rosies"
 DEMO_USER = "organiser"
@@ -49,6 +51,8 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"Loaded the demo league “{league.name}”."))
         else:
             self.stdout.write(f"The demo league “{league.name}” is already loaded.")
+        for season in league.seasons.all():  # eager Celery did it already; a worker may not have
+            season_standings_recompute(season_id=season.pk)
         self._print_addresses(league, base_url.rstrip("/"))
 
     def _load(self) -> League:
@@ -74,17 +78,36 @@ class Command(BaseCommand):
             for name, one, two in TEAMS
         ]
         chance = random.Random(2026)  # the same demo every time
+        first_night = datetime.date(2026, 9, 8)
+        nights = [
+            Night.objects.create(
+                season=season,
+                date=first_night + datetime.timedelta(weeks=week),
+                venue="Rosie's",
+                status=status,
+            )
+            for week, status in enumerate(
+                [Night.Status.FINISHED, Night.Status.FINISHED, Night.Status.PLAYING]
+            )
+        ]
         pairings = [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3)]
         for index, (first, second) in enumerate(pairings):
-            game = self._game(season, teams[first], teams[second], first_dealer=index % 4)
+            game = self._game(
+                season,
+                teams[first],
+                teams[second],
+                first_dealer=index % 4,
+                night=nights[index // 2],
+            )
             self._play(game, chance, organiser, until_over=True)
-        in_progress = self._game(season, teams[1], teams[2], first_dealer=1)
+        in_progress = self._game(season, teams[1], teams[2], first_dealer=1, night=nights[2])
         self._play(in_progress, chance, organiser, until_over=False, hands=5)
         return league
 
-    def _game(self, season, team_a, team_b, first_dealer):
+    def _game(self, season, team_a, team_b, first_dealer, night=None):
         return scoring_services.game_create(
             season=season,
+            night=night,
             seats=(team_a.player_one, team_b.player_one, team_a.player_two, team_b.player_two),
             team_a=team_a,
             team_b=team_b,
@@ -117,6 +140,11 @@ class Command(BaseCommand):
         )
         lines = [
             "",
+            f"  League home:       {base_url}/l/{league.slug}/",
+        ]
+        for season in league.seasons.all():
+            lines.append(f"  Standings:         {base_url}/l/{league.slug}/s/{season.pk}/")
+        lines += [
             f"  API docs:          {base_url}/api/docs/",
             f"  API root:          {base_url}/api/v1/",
             f"  Admin:             {base_url}/admin/  (user {DEMO_USER!r}, "

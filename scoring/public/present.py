@@ -1,0 +1,132 @@
+"""Words and numbers for the public pages, from a season's rules and its snapshot's JSON.
+
+Pure Python, no Django: the views load rows, call these, and render.
+
+- *record*: wins–losses, then draws when there are any ("5–2", "4–2–1").
+- *chain sentence*: the season's tie-break chain in words ("Ranked by win percentage, then
+  head-to-head, …, then a coin flip (seed 7).").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from scoring.domain.standings import MEASURE_LABELS, SeasonRules
+
+DASH = "\N{EN DASH}"
+
+
+def record(wins: int, losses: int, draws: int = 0) -> str:
+    return f"{wins}{DASH}{losses}" + (f"{DASH}{draws}" if draws else "")
+
+
+def percent(value: float) -> str:
+    return f"{round(value * 100)}%"
+
+
+def number(value: float | int) -> str:
+    """A count as a whole number, anything else to at most two decimals."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def chain_sentence(chain: Iterable[str], seed: int) -> str:
+    words = []
+    for name in chain:
+        label = MEASURE_LABELS.get(name, name)
+        words.append(f"a coin flip (seed {seed})" if name == "coin_flip" else label)
+    if not words:
+        return ""
+    return "Ranked by " + ", then ".join(words) + "."
+
+
+def rules_sentences(rules: SeasonRules) -> list[str]:
+    """The season's other standings rules, one sentence each, in the order people ask about."""
+    sentences = []
+    if rules.count_best_nights:
+        nights = "night counts" if rules.count_best_nights == 1 else "nights count"
+        order = "wins, then points" if rules.best_nights_by == "wins" else "points, then wins"
+        sentences.append(
+            f"Only each entrant's best {rules.count_best_nights} {nights} (best by {order})."
+        )
+    else:
+        sentences.append("Every night counts.")
+    if rules.min_games:
+        games = "game" if rules.min_games == 1 else "games"
+        sentences.append(f"At least {rules.min_games} {games} to be ranked.")
+    forfeit = (
+        f"A forfeit scores {rules.forfeit_points_to_winner}{DASH}"
+        f"{rules.forfeit_points_to_forfeiter}"
+    )
+    counts = " and counts as a game." if rules.forfeit_counts_as_game else " and is not a game."
+    sentences.append(forfeit + counts)
+    if rules.bye_value == "nothing":
+        sentences.append("A bye is worth nothing.")
+    else:
+        worth = (
+            f"{number(rules.bye_points)} points"
+            if rules.bye_value == "fixed"
+            else "the entrant's average points per game"
+        )
+        win = " and counts as a win" if rules.bye_counts_as_win else ""
+        sentences.append(f"A bye is worth {worth}{win}.")
+    return sentences
+
+
+def standing_rows(rows: Iterable[Mapping[str, Any]], link_of) -> list[dict[str, Any]]:
+    """The snapshot's rows with their record, win % and the address of the entrant's page."""
+    return [
+        {
+            **row,
+            "record": record(row["wins"], row["losses"], row["draws"]),
+            "win_percent": percent(row["win_pct"]),
+            "points_for_text": number(row["points_for"]),
+            "point_diff_text": ("+" if row["point_diff"] > 0 else "") + number(row["point_diff"]),
+            "url": link_of(row["entrant"]),
+        }
+        for row in rows
+    ]
+
+
+def stat_lines(line: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A player's or team's stats as (label, value) pairs, in the order of the page."""
+    calls = line["calls"]
+    made = line["calls_made"]
+    made_share = f" ({percent(made / calls)})" if calls else ""
+    return [
+        ("Games", str(line["games"])),
+        ("Record", record(line["wins"], line["losses"], line["draws"])),
+        ("Hands", str(line["hands"])),
+        (
+            "Points for / against",
+            f"{number(line['points_for'])} / {number(line['points_against'])}",
+        ),
+        ("Points per game", f"{line['points_per_game']:.2f}"),
+        ("Calls / made", f"{calls} / {made}{made_share}"),
+        ("Marches", str(line["marches"])),
+        (
+            "Loners tried / made / marched",
+            f"{line['loners_tried']} / {line['loners_made']} / {line['loners_marched']}",
+        ),
+        (
+            "Euchres suffered / inflicted",
+            f"{line['euchres_suffered']} / {line['euchres_inflicted']}",
+        ),
+        ("Reneges", str(line["reneges"])),
+    ]
+
+
+def pair_rows(pairs: Iterable[Mapping[str, Any]], names: Mapping[int, str], link_of) -> list[dict]:
+    """Records with each partner or against each opponent, most games first, then by name."""
+    rows = [
+        {
+            "name": names.get(pair["other_id"], f"#{pair['other_id']}"),
+            "url": link_of(pair["other_id"]),
+            "games": pair["games"],
+            "record": record(pair["wins"], pair["losses"], pair["draws"]),
+        }
+        for pair in pairs
+    ]
+    return sorted(rows, key=lambda row: (-row["games"], row["name"]))

@@ -1,0 +1,311 @@
+"""The public pages: leagues, a league's home, season standings (live), nights, players, teams and
+the projector view. Read only, no login. They read the standings snapshot; they never compute.
+
+- *live*: a season is live while one of its games is in progress or its snapshot is behind its
+  results (a recompute is pending). A live standings page polls its own partial every 5 seconds
+  (htmx); the partial it gets back stops the polling once the season is no longer live.
+- *cached*: the standings, projector, night and team pages are cached under a key made of the
+  season's results version and its snapshot's version, so a new hand or a new snapshot is a new
+  key, and nothing has to be invalidated. Full page and htmx partial share a URL, so they vary on
+  ``HX-Request``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.core.cache import cache
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from league.errors import DomainError, NotFoundError
+from league.models import Night, Player, Season, Team
+from scoring import selectors
+from scoring.domain.standings import SeasonRules
+from scoring.public import present
+from scoring.public.chart import season_chart
+from scoring.standings import season_rules
+
+CACHE_SECONDS = 300
+"""A cached page lives this long at most; a new hand or snapshot makes a new key long before."""
+POLL = "every 5s"
+
+
+def public(view: Callable) -> Callable:
+    """GET/HEAD only; a missing league, season or player is a 404."""
+
+    @require_safe
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except NotFoundError as error:
+            raise Http404(str(error)) from None
+
+    return wrapped
+
+
+def _cached(request: HttpRequest, name: str, season_id: int, build: Callable[[], str]) -> str:
+    """The page from the cache, keyed on the season's versions, or ``build()`` it and keep it."""
+    version, snapshot_version = selectors.season_snapshot_version(season_id=season_id)
+    partial = "partial" if request.htmx else "page"
+    key = f"public:{name}:{request.path}:{partial}:{version}:{snapshot_version}"
+    content = cache.get(key)
+    if content is None:
+        content = build()
+        cache.set(key, content, CACHE_SECONDS)
+    return content
+
+
+def _named(games: list) -> list:
+    """Give each game ``side_name_a``/``side_name_b`` for the templates (team or two players)."""
+    for game in games:
+        game.side_name_a, game.side_name_b = game.side_name("A"), game.side_name("B")
+    return games
+
+
+def _rules(season: Season) -> SeasonRules | None:
+    try:
+        return season_rules(season)
+    except DomainError:
+        return None  # rules the engine refuses: the snapshot (if any) still says its chain
+
+
+def _entrant_link(season: Season) -> Callable[[int], str]:
+    slug = season.league.slug
+    if season.format == Season.Format.TEAMS:
+        return lambda pk: reverse("public-team", args=[slug, season.pk, pk])
+    return lambda pk: reverse("public-player", args=[slug, pk])
+
+
+def _night_labels(season: Season) -> dict[int, str]:
+    return {
+        night.pk: f"{night.date:%b} {night.date.day}"
+        for night in Night.objects.filter(season=season).only("pk", "date")
+    }
+
+
+def _standings_context(season: Season) -> dict:
+    """Everything the standings partial shows: rows, status, chart and the games being played."""
+    snapshot = selectors.season_snapshot_get(season=season)
+    in_progress = _named(selectors.season_games_in_progress(season=season))
+    rules = _rules(season)
+    is_pending = snapshot is None or snapshot.results_version < season.results_version
+    if snapshot is None and season.results_version == 0:
+        is_pending = False  # nothing played yet: nothing to wait for
+    context = {
+        "season": season,
+        "league": season.league,
+        "snapshot": snapshot,
+        "games_in_progress": in_progress,
+        "is_pending": is_pending,
+        "is_live": bool(in_progress) or is_pending,
+        "rows": [],
+        "chart": None,
+        "chain": "",
+    }
+    if snapshot is not None:
+        standings = snapshot.standings
+        context["rows"] = present.standing_rows(standings["rows"], _entrant_link(season))
+        context["chain"] = present.chain_sentence(
+            standings["tiebreaks"], standings["coin_flip_seed"]
+        )
+        context["min_games"] = standings["min_games"]
+        context["chart"] = season_chart(
+            snapshot.nights,
+            order=[row["entrant"] for row in standings["rows"]],
+            names={row["entrant"]: row["name"] for row in standings["rows"]},
+            night_labels=_night_labels(season),
+        )
+    elif rules is not None:
+        context["chain"] = present.chain_sentence(rules.chain, rules.coin_flip_seed)
+    context["rules"] = present.rules_sentences(rules) if rules is not None else []
+    return context
+
+
+@public
+def league_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "public/league_list.html", {"leagues": selectors.league_public_list()})
+
+
+@public
+def league_home(request: HttpRequest, slug: str) -> HttpResponse:
+    league = selectors.league_public_get(slug=slug)
+    seasons = list(league.seasons.select_related("snapshot").order_by("-starts_on", "-pk"))
+    nights = list(
+        Night.objects.filter(season__league=league)
+        .select_related("season")
+        .order_by("-date", "-pk")[:10]
+    )
+    return render(
+        request,
+        "public/league_home.html",
+        {"league": league, "seasons": seasons, "nights": nights},
+    )
+
+
+@public
+@vary_on_headers("HX-Request")
+def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    league = selectors.league_public_get(slug=slug)
+
+    def build() -> str:
+        season = selectors.season_public_get(league=league, season_id=season_id)
+        context = _standings_context(season)
+        if request.htmx:
+            return render_to_string("public/_standings.html", context, request)
+        context["nights"] = list(season.nights.order_by("date", "pk"))
+        return render_to_string("public/season.html", context, request)
+
+    selectors.season_public_get(league=league, season_id=season_id)
+    return HttpResponse(_cached(request, "standings", season_id, build))
+
+
+@public
+@vary_on_headers("HX-Request")
+def projector(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    league = selectors.league_public_get(slug=slug)
+
+    def build() -> str:
+        season = selectors.season_public_get(league=league, season_id=season_id)
+        context = _standings_context(season)
+        template = "public/_projector.html" if request.htmx else "public/projector.html"
+        return render_to_string(template, context, request)
+
+    selectors.season_public_get(league=league, season_id=season_id)
+    return HttpResponse(_cached(request, "projector", season_id, build))
+
+
+@public
+def night_results(request: HttpRequest, slug: str, season_id: int, night_id: int) -> HttpResponse:
+    league = selectors.league_public_get(slug=slug)
+    season = selectors.season_public_get(league=league, season_id=season_id)
+    night = Night.objects.filter(season=season, pk=night_id).first()
+    if night is None:
+        raise Http404("no such night in this season")
+
+    def build() -> str:
+        snapshot = selectors.season_snapshot_get(season=season)
+        games = _named(selectors.night_games(night=night))
+        link_of = _entrant_link(season)
+        names = (
+            {row["entrant"]: row["name"] for row in snapshot.standings["rows"]} if snapshot else {}
+        )
+        lines = []
+        for entry in snapshot.nights if snapshot else []:
+            if entry["night"] != night.pk:
+                continue
+            for entrant, line in entry["entrants"].items():
+                pk = int(entrant)
+                lines.append(
+                    {
+                        "name": names.get(pk, f"#{pk}"),
+                        "url": link_of(pk),
+                        "games": line["games"],
+                        "wins": line["wins"],
+                        "points": present.number(line["points"]),
+                        "sort": (-line["wins"], -line["points"], names.get(pk, "")),
+                    }
+                )
+        lines.sort(key=lambda line: line["sort"])
+        context = {
+            "league": league,
+            "season": season,
+            "night": night,
+            "games": games,
+            "lines": lines,
+            "is_live": any(game.status == "in_progress" for game in games),
+        }
+        return render_to_string("public/night.html", context, request)
+
+    return HttpResponse(_cached(request, f"night{night.pk}:{night.status}", season.pk, build))
+
+
+@public
+def team_page(request: HttpRequest, slug: str, season_id: int, team_id: int) -> HttpResponse:
+    league = selectors.league_public_get(slug=slug)
+    season = selectors.season_public_get(league=league, season_id=season_id)
+    team = (
+        Team.objects.filter(season=season, pk=team_id)
+        .select_related("player_one", "player_two")
+        .first()
+    )
+    if team is None:
+        raise Http404("no such team in this season")
+
+    def build() -> str:
+        snapshot = selectors.season_snapshot_get(season=season)
+        row = line = None
+        team_names = dict(season.teams.values_list("pk", "name"))
+        link_of = _entrant_link(season)
+        ratings = {}
+        if snapshot is not None:
+            row = next((r for r in snapshot.standings["rows"] if r["entrant"] == team.pk), None)
+            line = next((t for t in snapshot.team_stats if t["team_id"] == team.pk), None)
+            ratings = {rating["player_id"]: rating for rating in snapshot.ratings}
+        context = {
+            "league": league,
+            "season": season,
+            "team": team,
+            "row": row,
+            "stats": present.stat_lines(line) if line else [],
+            "opponents": present.pair_rows(line["opponents"], team_names, link_of) if line else [],
+            "players": [
+                (player, ratings.get(player.pk)) for player in (team.player_one, team.player_two)
+            ],
+            "games": _named(selectors.team_games(team=team)),
+        }
+        return render_to_string("public/team.html", context, request)
+
+    return HttpResponse(_cached(request, f"team{team.pk}", season.pk, build))
+
+
+@public
+def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    league = selectors.league_public_get(slug=slug)
+    player = Player.objects.filter(league=league, pk=player_id).first()
+    if player is None:
+        raise Http404("no such player in this league")
+    names = dict(Player.objects.filter(league=league).values_list("pk", "name"))
+
+    def player_link(pk: int) -> str:
+        return reverse("public-player", args=[slug, pk])
+
+    seasons = []
+    for season in league.seasons.select_related("snapshot").order_by("-starts_on", "-pk"):
+        snapshot = getattr(season, "snapshot", None)
+        if snapshot is None:
+            continue
+        line = next((p for p in snapshot.player_stats if p["player_id"] == player.pk), None)
+        if line is None:
+            continue
+        rating = next((r for r in snapshot.ratings if r["player_id"] == player.pk), None)
+        row = None
+        if season.format == Season.Format.INDIVIDUAL:
+            row = next((r for r in snapshot.standings["rows"] if r["entrant"] == player.pk), None)
+        seasons.append(
+            {
+                "season": season,
+                "row": row,
+                "rating": rating,
+                "stats": present.stat_lines(line),
+                "partners": present.pair_rows(line["partners"], names, player_link),
+                "opponents": present.pair_rows(line["opponents"], names, player_link),
+                "team": Team.objects.filter(season=season)
+                .filter(Q(player_one=player) | Q(player_two=player))
+                .first(),
+            }
+        )
+    context = {
+        "league": league,
+        "player": player,
+        "seasons": seasons,
+        "games": _named(selectors.player_games(player=player, limit=20)),
+    }
+    return render(request, "public/player.html", context)
