@@ -1,0 +1,212 @@
+"""Rounds, rotations, the counting of meetings, and charts generated from stored starting rounds.
+
+Words (the full vocabulary is in ``tournaments.domain.rotation``):
+
+- *round*: every table plays one game; a table lists its four seats clockwise ``[a, b, c, d]``, so
+  ``a`` and ``c`` are partners against ``b`` and ``d``; players without a seat have a *bye*.
+- *rotation*: the rounds of one night, in order.
+- *meeting*: two players at the same table in a round, as partners or as opponents.
+- *chart*: a rotation over the players ``0..N-1``, before real players are put in the places.
+
+Charts for the full cycle come from the starting rounds in ``tournaments.domain.whist_bases``
+(see ``tournaments.domain.rotation_starting_rounds`` for how one round generates all the others).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from tournaments.domain.rotation_starting_rounds import INFINITY, StartingRound
+from tournaments.domain.whist_bases import STARTING_ROUNDS
+
+Table = tuple[int, int, int, int]
+"""Four players clockwise: seats 0 and 2 are partners against seats 1 and 3; seat 0 deals first."""
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round: the tables in table-number order (table 1 first), and who sits out."""
+
+    tables: tuple[Table, ...]
+    byes: tuple[int, ...] = ()
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """Everyone in the round, seated or sitting out."""
+        return tuple(player for table in self.tables for player in table) + self.byes
+
+
+@dataclass(frozen=True)
+class Rotation:
+    """The rounds of a night, in the order they are played."""
+
+    rounds: tuple[Round, ...]
+
+
+PARTNER_SEATS = ((0, 2), (1, 3))
+"""Seat pairs of partners at a table listed clockwise."""
+
+OPPONENT_SEATS = ((0, 1), (0, 3), (2, 1), (2, 3))
+"""Seat pairs of opponents at a table listed clockwise."""
+
+
+def full_cycle_length(player_count: int) -> int:
+    """Rounds in the full cycle: N - 1 for N = 4n (nobody sits out), N otherwise."""
+    return player_count - 1 if player_count % 4 == 0 else player_count
+
+
+def byes_per_round(player_count: int) -> int:
+    """Players sitting out each round: N mod 4 (with four left over they would make a table)."""
+    return player_count % 4
+
+
+def social_golfer_bound(player_count: int) -> int:
+    """Most rounds in which nobody can meet anyone twice: each round a player meets three new
+    people, and there are N - 1 others, so at most floor((N - 1) / 3) rounds."""
+    return (player_count - 1) // 3
+
+
+class MeetingCounts:
+    """Partner and opponent counts of every pair of players ``0..size-1`` over some rounds."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.partners = [0] * (size * size)
+        self.opponents = [0] * (size * size)
+
+    def add_round(self, round_: Round, change: int = 1) -> None:
+        size = self.size
+        for table in round_.tables:
+            for first, second in PARTNER_SEATS:
+                x, y = table[first], table[second]
+                self.partners[x * size + y] += change
+                self.partners[y * size + x] += change
+            for first, second in OPPONENT_SEATS:
+                x, y = table[first], table[second]
+                self.opponents[x * size + y] += change
+                self.opponents[y * size + x] += change
+
+    def add_rounds(self, rounds: Iterable[Round]) -> None:
+        for round_ in rounds:
+            self.add_round(round_)
+
+    def partner_count(self, x: int, y: int) -> int:
+        return self.partners[x * self.size + y]
+
+    def opponent_count(self, x: int, y: int) -> int:
+        return self.opponents[x * self.size + y]
+
+
+def has_stored_chart(player_count: int) -> bool:
+    """Whether a starting round is stored for this many players (or for one more, for 4n + 3)."""
+    if player_count % 4 == 3:
+        return player_count + 1 in STARTING_ROUNDS
+    return player_count in STARTING_ROUNDS
+
+
+@cache
+def cyclic_chart(player_count: int) -> tuple[Round, ...]:
+    """The full-cycle chart for ``player_count`` players, generated from its starting round.
+
+    Sizes without a stored starting round get ``circle_chart`` instead, which the seat search
+    must then improve.
+
+    For 4n + 3 players the chart for 4n + 4 is generated and its fixed player (infinity) deleted:
+    the three players at infinity's table sit out that round.
+    """
+    if not has_stored_chart(player_count):
+        return circle_chart(player_count)
+    if player_count % 4 == 3:
+        bigger = _generate(STARTING_ROUNDS[player_count + 1])
+        infinity = player_count
+        rounds = []
+        for round_ in bigger:
+            tables = tuple(table for table in round_.tables if infinity not in table)
+            byes = tuple(
+                player
+                for table in round_.tables
+                if infinity in table
+                for player in table
+                if player != infinity
+            )
+            rounds.append(Round(tables=tables, byes=byes))
+        return tuple(rounds)
+    return _generate(STARTING_ROUNDS[player_count])
+
+
+def _generate(start: StartingRound) -> tuple[Round, ...]:
+    """Every round of the cycle: the starting round with ``g`` added to each seat, for each ``g``.
+
+    Group elements are the players ``0..order-1``; infinity is the player ``order``.
+    """
+    group = start.group
+    order = group.order
+    addition = group.addition_table()
+    byes = start.byes
+    rounds = []
+    for shift in range(order):
+
+        def moved(element: int, shift: int = shift) -> int:
+            return order if element == INFINITY else addition[element][shift]
+
+        tables = tuple((moved(a), moved(b), moved(c), moved(d)) for a, b, c, d in start.tables)
+        rounds.append(Round(tables=tables, byes=tuple(moved(x) for x in byes)))
+    return tuple(rounds)
+
+
+def circle_chart(player_count: int) -> tuple[Round, ...]:
+    """A full-cycle starting point from the circle method: partners at most once, opponents not
+    balanced at all (the seat search balances them).
+
+    Each round pairs ``r + i`` with ``r - i`` round a circle of the odd number of players (one
+    fixed player in the centre when N is even); the pairs are put two to a table and any pair
+    left over sits out. For 4n + 2 players the circle gives N - 1 rounds and the last round
+    repeats the first with its partners reshuffled.
+    """
+    odd = player_count if player_count % 2 else player_count - 1
+    centre = None if player_count % 2 else player_count - 1
+    rounds = []
+    for turn in range(odd):
+        pairs = [((turn + i) % odd, (turn - i) % odd) for i in range(1, (odd + 1) // 2)]
+        byes = [turn] if centre is None else []
+        if centre is not None:
+            pairs.insert(0, (centre, turn))
+        leftover_count = len(pairs) - 2 * (player_count // 4)
+        # Leave out the pairs nearest the sitting-out player, so byes rotate evenly.
+        leftover = pairs[len(pairs) - leftover_count :] if centre is not None else []
+        if centre is None:
+            leftover, pairs = pairs[:leftover_count], pairs[leftover_count:]
+        else:
+            pairs = pairs[: len(pairs) - leftover_count]
+        random.Random(turn).shuffle(pairs)
+        pairs += leftover
+        table_count = player_count // 4
+        tables = tuple(
+            (pairs[2 * t][0], pairs[2 * t + 1][0], pairs[2 * t][1], pairs[2 * t + 1][1])
+            for t in range(table_count)
+        )
+        for pair in pairs[2 * table_count :]:
+            byes.extend(pair)
+        rounds.append(Round(tables=tables, byes=tuple(byes)))
+    while len(rounds) < full_cycle_length(player_count):
+        first = rounds[0]
+        tables = tuple(
+            (a, d, c, b) if index % 2 == 0 else (a, b, d, c)
+            for index, (a, b, c, d) in enumerate(first.tables)
+        )
+        rounds.append(Round(tables=tables, byes=first.byes))
+    return tuple(rounds)
+
+
+def relabel(rounds: Sequence[Round], names: Sequence[int]) -> tuple[Round, ...]:
+    """The rounds with chart player ``i`` replaced by ``names[i]``."""
+    return tuple(
+        Round(
+            tables=tuple((names[a], names[b], names[c], names[d]) for a, b, c, d in round_.tables),
+            byes=tuple(names[x] for x in round_.byes),
+        )
+        for round_ in rounds
+    )
