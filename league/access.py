@@ -35,3 +35,88 @@ def season_for_organiser(*, user, pk: int) -> Season:
         raise NotFoundError("no such season")
     require_league_organiser(user=user, league_id=season.league_id)
     return season
+
+
+# --- The organiser's workspace (issue 7): one door per resource ---
+
+
+def is_league_owner(*, user, league_id: int) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return LeagueRole.objects.filter(
+        league_id=league_id, user=user, role=LeagueRole.Role.OWNER
+    ).exists()
+
+
+def require_league_owner(*, user, league_id: int) -> None:
+    if not is_league_owner(user=user, league_id=league_id):
+        raise AccessDeniedError("only the owner of this league may do this")
+
+
+def leagues_for_organiser(*, user):
+    """The leagues a user organises (every league for a superuser)."""
+    if user is None or not user.is_authenticated:
+        return League.objects.none()
+    if user.is_superuser:
+        return League.objects.all()
+    return League.objects.filter(roles__user=user).distinct()
+
+
+def league_for_owner(*, user, pk: int) -> League:
+    league = League.objects.filter(pk=pk).first()
+    if league is None:
+        raise NotFoundError("no such league")
+    require_league_owner(user=user, league_id=league.pk)
+    return league
+
+
+def player_for_organiser(*, user, pk: int):
+    """A roster entry, with its private details (email), for the league's organisers only."""
+    from league.models import Player
+
+    player = Player.objects.select_related("league").filter(pk=pk).first()
+    if player is None:
+        raise NotFoundError("no such player")
+    require_league_organiser(user=user, league_id=player.league_id)
+    return player
+
+
+def night_for_organiser(*, user, pk: int):
+    from league.models import Night
+
+    night = Night.objects.select_related("season__league").filter(pk=pk).first()
+    if night is None:
+        raise NotFoundError("no such night")
+    require_league_organiser(user=user, league_id=night.season.league_id)
+    return night
+
+
+def season_for_public(*, pk: int) -> Season:
+    """A season's public face (its nights, its standings): anyone may read it."""
+    season = Season.objects.select_related("league").filter(pk=pk).first()
+    if season is None:
+        raise NotFoundError("no such season")
+    return season
+
+
+def audit_trail_for_organiser(*, user, season_pk: int):
+    """A season's audit trail (who changed what, with emails and disputes): its league's
+    organisers only."""
+    from league.audit import audit_list
+
+    season = season_for_organiser(user=user, pk=season_pk)
+    return season, audit_list(league=season.league, season=season)
+
+
+def invitation_for_invitee(*, token: str):
+    """An open invitation by its secret link; a wrong or used link is not found."""
+    from league.models import Invitation
+
+    invitation = (
+        Invitation.objects.select_related("league").filter(token=token or "", accepted_at=None)
+    ).first()
+    if invitation is None:
+        raise NotFoundError("this invitation link is not valid (it may have been used)")
+    return invitation

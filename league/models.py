@@ -194,3 +194,65 @@ class Attendance(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.night}"
+
+
+class Invitation(models.Model):
+    """An owner's invitation to co-organise a league: a secret link the invitee opens after
+    signing up or logging in. It can be accepted once."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True)
+    email = models.EmailField(blank=True, help_text="Whom it was meant for (a note, not a check).")
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.league}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.accepted_at is None
+
+
+class AuditEntry(models.Model):
+    """One change to results, rules or the roster: who, when, what, before, after and why.
+
+    ``actor`` is the signed-in user who made it; ``actor_label`` is what the trail shows, which is
+    the user's name, ``captain`` for a table captain (whoever held the game's link) or ``system``
+    for a command. Written only by :func:`league.audit.audit_record`; never changed.
+    """
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    actor_label = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+    action = models.SlugField(max_length=60)
+    target_type = models.CharField(max_length=40)
+    target_id = models.PositiveBigIntegerField(null=True, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["league", "created_at"], name="audit_league_created"),
+            models.Index(fields=["season", "created_at"], name="audit_season_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} of {self.target_type} {self.target_id} by {self.actor_label}"

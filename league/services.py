@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.text import slugify
 
+from league.audit import SYSTEM, actor_of, audit_record, player_picture, team_picture
 from league.domain.rules import PRESETS, preset_rulebook
 from league.domain.rules import Rulebook as RulebookRules
 from league.errors import ConflictError, DomainError
@@ -95,15 +96,26 @@ def season_create(
         )
 
 
-def player_create(*, league: League, name: str, email: str = "") -> Player:
+def player_create(*, league: League, name: str, email: str = "", user=None) -> Player:
     name = " ".join(name.split())
     if not name:
         raise DomainError("a player needs a name", field="name")
     with _unique(f"{name} is already on this league's roster"):
-        return Player.objects.create(league=league, name=name, email=email)
+        player = Player.objects.create(league=league, name=name, email=email)
+        audit_record(
+            league=league,
+            actor=actor_of(user, default=SYSTEM),
+            action="player.create",
+            target=player,
+            before=None,
+            after=player_picture(player),
+        )
+        return player
 
 
-def team_create(*, season: Season, name: str, player_one: Player, player_two: Player) -> Team:
+def team_create(
+    *, season: Season, name: str, player_one: Player, player_two: Player, user=None
+) -> Team:
     if player_one.pk == player_two.pk:
         raise DomainError("a team is two different players", field="player_two")
     for player in (player_one, player_two):
@@ -116,6 +128,180 @@ def team_create(*, season: Season, name: str, player_one: Player, player_two: Pl
     if clash.exists():
         raise DomainError("a player can be on only one team in a season", field="player_one")
     with _unique(f"this season already has a team called {name!r}"):
-        return Team.objects.create(
+        team = Team.objects.create(
             season=season, name=name.strip(), player_one=player_one, player_two=player_two
         )
+        audit_record(
+            league=season.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action="team.create",
+            target=team,
+            before=None,
+            after=team_picture(team),
+        )
+        return team
+
+
+# --- The organiser's workspace (issue 7): roster edits, imports, nights, invitations ---
+
+
+def player_update(*, player: Player, name: str, email: str = "", user=None) -> Player:
+    """Rename a player or change their email; the old values stay on the audit trail."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    name = " ".join(name.split())
+    email = email.strip()
+    if not name:
+        raise DomainError("a player needs a name", field="name")
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise DomainError(f"{email!r} is not an email address", field="email") from None
+    with _unique(f"{name} is already on this league's roster"):
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        before = player_picture(player)
+        if before["name"] == name and before["email"] == email:
+            return player
+        player.name, player.email = name, email
+        player.save(update_fields=["name", "email"])
+        audit_record(
+            league=player.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action="player.update",
+            target=player,
+            before=before,
+            after=player_picture(player),
+        )
+        return player
+
+
+def player_deactivate(*, player: Player, user=None, reason: str = "") -> Player:
+    """Take a player off the active roster (their games and stats stay)."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if not player.is_active:
+            raise ConflictError(f"{player.name} is already inactive", code="inactive")
+        before = player_picture(player)
+        player.is_active = False
+        player.save(update_fields=["is_active"])
+        audit_record(
+            league=player.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action="player.deactivate",
+            target=player,
+            before=before,
+            after=player_picture(player),
+            reason=reason,
+        )
+        return player
+
+
+class RosterImportError(DomainError):
+    """A roster import refused as a whole; ``problems`` lists (line number, reason) per bad row."""
+
+    def __init__(self, problems: list[tuple[int, str]]):
+        count = len(problems)
+        super().__init__(
+            f"{count} row{'s' if count != 1 else ''} cannot be imported; nothing was imported",
+            field="file",
+        )
+        self.problems = problems
+
+
+def roster_import(*, league: League, rows: list[tuple[int, str, str]], user=None) -> list[Player]:
+    """Add players to a league's roster from ``(line number, name, email)`` rows: all of them in
+    one transaction, or none of them if any row is bad (:class:`RosterImportError` says which
+    rows and why)."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    on_roster = {name.casefold() for name in league.players.values_list("name", flat=True)}
+    seen: dict[str, int] = {}
+    problems: list[tuple[int, str]] = []
+    cleaned: list[tuple[str, str]] = []
+    for line, raw_name, raw_email in rows:
+        name, email = " ".join((raw_name or "").split()), (raw_email or "").strip()
+        key = name.casefold()
+        if not name:
+            problems.append((line, "the name is empty"))
+        elif len(name) > 120:
+            problems.append((line, "the name is longer than 120 characters"))
+        elif key in on_roster:
+            problems.append((line, f"{name} is already on the roster"))
+        elif key in seen:
+            problems.append((line, f"{name} is also on line {seen[key]}"))
+        else:
+            seen[key] = line
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError:
+                problems.append((line, f"{email!r} is not an email address"))
+        cleaned.append((name, email))
+    if not rows:
+        problems.append((1, "the file has no players"))
+    if problems:
+        raise RosterImportError(problems)
+    with transaction.atomic():
+        return [
+            player_create(league=league, name=name, email=email, user=user)
+            for name, email in cleaned
+        ]
+
+
+def night_create(*, season: Season, date, venue: str = "", user=None):
+    """Plan a night of a season."""
+    from league.models import Night
+
+    if date is None:
+        raise DomainError("a night needs a date", field="date")
+    too_early = season.starts_on is not None and date < season.starts_on
+    too_late = season.ends_on is not None and date > season.ends_on
+    if too_early or too_late:
+        raise DomainError("the night must fall within the season's dates", field="date")
+    return Night.objects.create(season=season, date=date, venue=venue.strip())
+
+
+def invitation_create(*, league: League, user, email: str = ""):
+    """The owner invites a co-organiser: a one-time secret link to pass on."""
+    import secrets
+
+    from league.access import require_league_owner
+    from league.models import Invitation
+
+    require_league_owner(user=user, league_id=league.pk)
+    return Invitation.objects.create(
+        league=league, token=secrets.token_urlsafe(24), email=email.strip(), invited_by=user
+    )
+
+
+def invitation_accept(*, invitation, user) -> LeagueRole:
+    """The invitee, signed in, becomes a co-organiser of the league. A link works once."""
+    from django.utils import timezone
+
+    from league.models import Invitation
+
+    if user is None or not user.is_authenticated:
+        raise DomainError("sign in to accept the invitation")
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        if not invitation.is_open:
+            raise ConflictError("this invitation was already used", code="used")
+        if LeagueRole.objects.filter(league_id=invitation.league_id, user=user).exists():
+            raise ConflictError("you already organise this league", code="already_organiser")
+        role = LeagueRole.objects.create(
+            league_id=invitation.league_id, user=user, role=LeagueRole.Role.ORGANISER
+        )
+        invitation.accepted_by, invitation.accepted_at = user, timezone.now()
+        invitation.save(update_fields=["accepted_by", "accepted_at"])
+        audit_record(
+            league=invitation.league_id,
+            actor=user,
+            action="organiser.join",
+            target=role,
+            before=None,
+            after={"user": user.get_username(), "role": role.role},
+        )
+        return role

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from league.audit import SYSTEM, actor_of, audit_record, game_picture, hand_picture
 from league.domain.rules import Rulebook as RulebookRules
 from league.errors import ConflictError, DomainError
 from league.models import Player, Rulebook, Season, Team
@@ -311,11 +312,22 @@ def _hand_record(game, data, client_key, expected_number, source, user) -> HandR
     return HandResult(hand, game, True, score.summary, effects)
 
 
-def hand_undo(*, game: Game, number: int, user=None, reason: str = "") -> HandResult:
+def _check_captain_may_change(game: Game, source: str) -> None:
+    """Once the other side confirmed the final score, only an organiser may change the game."""
+    if source == Hand.Source.CAPTAIN and game.confirmation == Game.Confirmation.CONFIRMED:
+        raise ConflictError(
+            "the final score was confirmed; ask an organiser to change it", code="confirmed"
+        )
+
+
+def hand_undo(
+    *, game: Game, number: int, user=None, reason: str = "", source: str = Hand.Source.API
+) -> HandResult:
     """Undo the last counting hand. ``number`` must be that hand's number, so a double tap or a
     retried request never undoes two hands."""
     with transaction.atomic():
         game = _lock_game(game.pk)
+        _check_captain_may_change(game, source)
         hands = _counting_hands(game)
         if not hands:
             raise ConflictError("there is no hand to undo", code="nothing_to_undo")
@@ -328,6 +340,7 @@ def hand_undo(*, game: Game, number: int, user=None, reason: str = "") -> HandRe
             )
         if game.is_final_score_only:
             raise ConflictError("this game was recorded by its final score alone")
+        before = hand_picture(last)
         last.status = Hand.Status.VOIDED
         last.changed_by = user if user is not None and user.is_authenticated else None
         last.changed_at = timezone.now()
@@ -336,6 +349,15 @@ def hand_undo(*, game: Game, number: int, user=None, reason: str = "") -> HandRe
         rules = rulebook_rules(game.season.rulebook)
         effects = _apply_state(game, game_state(rules, map(_stored_score, hands[:-1])))
         _results_changed(game, effects)
+        audit_record(
+            league=game.season.league_id,
+            actor=actor_of(user),
+            action="hand.undo",
+            target=last,
+            before=before,
+            after=hand_picture(last),
+            reason=last.change_reason,
+        )
         return HandResult(last, game, True, f"Hand {last.number} undone", effects)
 
 
@@ -349,6 +371,7 @@ def hand_correct(
         raise DomainError("say why the hand is corrected", field="reason")
     with transaction.atomic():
         game = _lock_game(game.pk)
+        _check_captain_may_change(game, source)
         hands = _counting_hands(game)
         old = next((hand for hand in hands if hand.number == number), None)
         if old is None:
@@ -367,6 +390,7 @@ def hand_correct(
                 field="number",
                 code="game_over",
             ) from None
+        before = hand_picture(old)
         old.status = Hand.Status.SUPERSEDED
         old.changed_by = user if user is not None and user.is_authenticated else None
         old.changed_at = timezone.now()
@@ -395,6 +419,15 @@ def hand_correct(
         old.save(update_fields=["replaced_by"])
         effects = _apply_state(game, state)
         _results_changed(game, effects)
+        audit_record(
+            league=game.season.league_id,
+            actor=actor_of(user),
+            action="hand.correct",
+            target=new,
+            before=before,
+            after=hand_picture(new),
+            reason=reason,
+        )
         return HandResult(new, game, True, f"Hand {number} corrected: {score.summary}", effects)
 
 
@@ -452,6 +485,7 @@ def game_record_final_score(*, game: Game, score_a: int, score_b: int, user=None
         if game.status == Game.Status.FINISHED:
             raise ConflictError("this game already has a final score", code="game_over")
         winner = final_score_check(rulebook_rules(game.season.rulebook), score_a, score_b)
+        before = game_picture(game)
         game.is_final_score_only = True
         game.save(update_fields=["is_final_score_only"])
         effects = _apply_state(
@@ -459,6 +493,14 @@ def game_record_final_score(*, game: Game, score_a: int, score_b: int, user=None
             GameState(score_a, score_b, 0, is_over=True, winner=winner),
         )
         _results_changed(game, effects)
+        audit_record(
+            league=game.season.league_id,
+            actor=actor_of(user),
+            action="game.final-score",
+            target=game,
+            before=before,
+            after=game_picture(game),
+        )
         return game
 
 
@@ -570,6 +612,14 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
             rulebook=new, results_version=F("results_version") + 1
         )
         season_id = season.pk
+        audit_record(
+            league=season.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action="rulebook.change",
+            target=season,
+            before={"rulebook": current.pk, "version": current.version, "options": current.options},
+            after={"rulebook": new.pk, "version": new.version, "options": new.options},
+        )
         transaction.on_commit(lambda: rederive_season_points.delay(season_id))
     season.refresh_from_db()
     return new
@@ -618,4 +668,58 @@ def game_reissue_captain_token(*, game: Game, user=None) -> Game:
         game = _lock_game(game.pk)
         game.captain_token = new_captain_token()
         game.save(update_fields=["captain_token", "updated_at"])
+        return game
+
+
+def game_settle_dispute(
+    *,
+    game: Game,
+    user,
+    decision: str,
+    reason: str,
+    number: int | None = None,
+    data: HandInput | None = None,
+) -> Game:
+    """An organiser settles a disputed (or unconfirmed) finished game: ``confirm`` the score as
+    recorded, or ``correct`` hand ``number`` with ``data`` (through :func:`hand_correct`, which
+    keeps the old hand). Either way the reason goes on the audit trail; a game the correction
+    leaves finished is then confirmed, one it reopens goes back to its table."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise DomainError("say why the dispute is settled this way", field="reason")
+    if decision not in ("confirm", "correct"):
+        raise DomainError("the decision is confirm or correct", field="decision")
+    with transaction.atomic():
+        game = _lock_game(game.pk)
+        if game.status != Game.Status.FINISHED:
+            raise ConflictError("only a finished game can be settled", code="not_over")
+        if game.confirmation == Game.Confirmation.CONFIRMED:
+            raise ConflictError("this game's score is already confirmed", code="confirmed")
+        before = game_picture(game)
+        if decision == "correct":
+            if number is None or data is None:
+                raise DomainError("say which hand is corrected, and how", field="number")
+            if game.is_final_score_only:
+                raise DomainError("this game has no hands to correct", field="number")
+            game = hand_correct(
+                game=game,
+                number=number,
+                data=data,
+                reason=reason,
+                user=user,
+                source=Hand.Source.ORGANISER,
+            ).game
+        if game.status == Game.Status.FINISHED:
+            game.confirmation = Game.Confirmation.CONFIRMED
+            game.dispute_reason = ""
+            game.save(update_fields=["confirmation", "dispute_reason", "updated_at"])
+        audit_record(
+            league=game.season.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action=f"game.settle-{decision}",
+            target=game,
+            before=before,
+            after=game_picture(game),
+            reason=reason,
+        )
         return game

@@ -1,2 +1,37 @@
+"""The organiser's workspace under ``/manage/`` (see ``league.manage.views``).
+
+``/manage/nights/<id>/`` (running a night) belongs to the tournaments app's night pages; it is
+linked from the season's night list, not routed here.
+"""
+
+from django.urls import path
+
+from league.manage import views
+
 app_name = "manage"
-urlpatterns: list = []
+urlpatterns = [
+    path("login/", views.LoginView.as_view(), name="login"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
+    path("signup/", views.signup, name="signup"),
+    path("", views.home, name="home"),
+    path("roster-template.csv", views.roster_template, name="roster-template"),
+    path("leagues/new/", views.league_new, name="league-new"),
+    path("leagues/<int:pk>/", views.league_detail, name="league"),
+    path("leagues/<int:pk>/invite/", views.league_invite, name="league-invite"),
+    path("invite/<str:token>/", views.invitation, name="invitation"),
+    path("leagues/<int:pk>/seasons/new/", views.season_new, name="season-new"),
+    path("leagues/<int:pk>/players/", views.roster, name="roster"),
+    path("leagues/<int:pk>/players/import/", views.roster_import, name="roster-import"),
+    path("players/<int:pk>/", views.player_edit, name="player-edit"),
+    path("players/<int:pk>/deactivate/", views.player_deactivate, name="player-deactivate"),
+    path("seasons/<int:pk>/", views.season_dashboard, name="season"),
+    path("seasons/<int:pk>/rules/", views.season_rules, name="season-rules"),
+    path("seasons/<int:pk>/teams/", views.teams, name="teams"),
+    path("seasons/<int:pk>/nights/", views.nights, name="nights"),
+    path("seasons/<int:pk>/audit/", views.audit_trail, name="audit"),
+    path("seasons/<int:pk>/standings.csv", views.export_standings, name="export-standings"),
+    path("seasons/<int:pk>/games.csv", views.export_games, name="export-games"),
+    path("seasons/<int:pk>/hands.csv", views.export_hands, name="export-hands"),
+    path("seasons/<int:pk>/nights.ics", views.nights_ical, name="nights-ical"),
+    path("games/<int:pk>/settle/", views.game_settle, name="game-settle"),
+]

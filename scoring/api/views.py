@@ -152,11 +152,13 @@ class GameViewSet(ReadCreateViewSet):
     @action(detail=True, methods=["post"], url_path="hands/undo")
     def undo_hand(self, request, pk=None):
         """Undo the last hand (name its number, so a retry cannot undo two)."""
-        game, _source = writable_game(request, pk)
+        game, source = writable_game(request, pk)
         serializer = s.HandUndoSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            result = services.hand_undo(game=game, user=request.user, **serializer.validated_data)
+            result = services.hand_undo(
+                game=game, user=request.user, source=source, **serializer.validated_data
+            )
         except ConflictError as error:
             return conflict_with_score(error, game.pk)
         return Response(s.GameSerializer(result.game).data)

@@ -180,7 +180,9 @@ def hand_undo(request, game: Game):
     if not form.is_valid():
         return _refused(request, game, "Say which hand to undo; reload the page.", status=400)
     try:
-        result = services.hand_undo(game=game, number=form.cleaned_data["number"])
+        result = services.hand_undo(
+            game=game, number=form.cleaned_data["number"], source=Hand.Source.CAPTAIN
+        )
     except DomainError as error:
         return _refused(request, game, error, status=_status_of(error))
     return _done(request, game, result.summary)

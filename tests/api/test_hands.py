@@ -295,3 +295,47 @@ def test_captain_token_header_scores_its_own_game_only(api, make_game):
     )
     assert bogus.status_code == 404
     assert Hand.objects.count() == 1
+
+
+def test_a_confirmed_score_can_only_be_changed_by_an_organiser(api, organiser_api, make_game):
+    game = make_game()
+    for key in "abc":
+        post_hand(organiser_api, game, key, makers="A", caller_alone=True, tricks_won=5)
+    captain = {"HTTP_X_CAPTAIN_TOKEN": game.captain_token}
+    assert api.post(f"/api/v1/games/{game.pk}/confirm/", **captain).json()["confirmation"] == (
+        "confirmed"
+    )
+    refused = api.post(
+        f"/api/v1/games/{game.pk}/hands/undo/", {"number": 3}, format="json", **captain
+    )
+    assert refused.status_code == 409
+    assert refused.json()["message"] == (
+        "the final score was confirmed; ask an organiser to change it"
+    )
+    assert Hand.objects.filter(game=game, status="active").count() == 3
+    by_organiser = organiser_api.post(
+        f"/api/v1/games/{game.pk}/hands/undo/", {"number": 3}, format="json"
+    )
+    assert by_organiser.status_code == 200
+    assert by_organiser.json()["confirmation"] == "pending"
+
+
+def test_dispute_then_confirm_is_refused_once_confirmed(api, organiser_api, make_game):
+    game = make_game()
+    captain = {"HTTP_X_CAPTAIN_TOKEN": game.captain_token}
+    early = api.post(f"/api/v1/games/{game.pk}/confirm/", **captain)
+    assert early.status_code == 409 and early.json()["code"] == "not_over"
+    for key in "abc":
+        post_hand(organiser_api, game, key, makers="B", caller_alone=True, tricks_won=5)
+    disputed = api.post(
+        f"/api/v1/games/{game.pk}/dispute/",
+        {"reason": "hand 2 was a euchre"},
+        format="json",
+        **captain,
+    )
+    assert (disputed.json()["confirmation"], disputed.json()["dispute_reason"]) == (
+        "disputed",
+        "hand 2 was a euchre",
+    )
+    listed = organiser_api.get("/api/v1/games/?confirmation=disputed").json()
+    assert [row["id"] for row in listed["results"]] == [game.pk]

@@ -1,0 +1,212 @@
+"""Forms of the organiser's workspace: they parse and check the shape of input, nothing more.
+
+The rules (who may, what is allowed) live in the services and access functions the views call.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+
+from league.domain.rules import PRESETS, DefenderAlone, GameLength, RenegePenalty
+from league.domain.rules import Rulebook as RulebookRules
+from league.models import Season
+
+MAX_ROSTER_BYTES = 512 * 1024
+MAX_ROSTER_ROWS = 2000
+ROSTER_TEMPLATE = "name,email\nAlice Adams,alice@example.com\nBob Brown,\n"
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(required=False, help_text="Optional: for a lost password.")
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+
+class InvitationForm(forms.Form):
+    email = forms.EmailField(required=False, help_text="Whom the link is for (a note only).")
+
+
+PRESET_CHOICES = [(slug, preset.name) for slug, preset in PRESETS.items()]
+
+# The rulebook options an organiser may change, with their labels (rules.Rulebook's fields).
+OPTION_LABELS = {
+    "target_score": "Game to (points)",
+    "game_length": "Game length",
+    "hands_per_game": "Hands per game (if a fixed number)",
+    "make_points": "Make (3 or 4 tricks)",
+    "march_points": "March (all 5)",
+    "lone_make_points": "Lone caller makes",
+    "lone_march_points": "Lone caller marches",
+    "euchre_points": "Euchre",
+    "lone_caller_euchred_points": "Lone caller euchred",
+    "lone_defender_euchre_points": "Lone defender euchres",
+    "defender_alone": "Defender may go alone",
+    "stick_the_dealer": "Stick the dealer",
+    "renege_penalty": "Renege penalty",
+    "renege_points": "Renege points",
+    "renege_points_alone": "Renege points (alone)",
+    "dealer_partner_must_go_alone": "Dealer's partner who orders up goes alone",
+}
+ENUM_CHOICES = {
+    "defender_alone": [(m.value, m.value.replace("_", " ")) for m in DefenderAlone],
+    "renege_penalty": [(m.value, m.value.replace("_", " ")) for m in RenegePenalty],
+    "game_length": [(m.value, m.value.replace("_", " ")) for m in GameLength],
+}
+
+
+class RulebookOptionsForm(forms.Form):
+    """Every rulebook option as a field; ``initial`` is the current rulebook's options."""
+
+    def __init__(self, *args, base: RulebookRules | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        options = (base or RulebookRules()).to_options()
+        for name, label in OPTION_LABELS.items():
+            value = options[name]
+            if name in ENUM_CHOICES:
+                field = forms.ChoiceField(choices=ENUM_CHOICES[name], label=label)
+            elif isinstance(value, bool):
+                field = forms.BooleanField(required=False, label=label)
+            else:
+                field = forms.IntegerField(min_value=0, max_value=100, label=label)
+            field.initial = value
+            self.fields[name] = field
+
+    def options(self) -> dict:
+        return {name: self.cleaned_data[name] for name in OPTION_LABELS}
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    format = forms.ChoiceField(choices=Season.Format.choices)
+    preset = forms.ChoiceField(choices=PRESET_CHOICES, label="Rulebook")
+    starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    customise = forms.BooleanField(
+        required=False, label="Change some of the preset's options (below)"
+    )
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    email = forms.EmailField(required=False)
+
+
+class DeactivateForm(forms.Form):
+    reason = forms.CharField(max_length=500, required=False)
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    player_one = forms.ModelChoiceField(queryset=None)
+    player_two = forms.ModelChoiceField(queryset=None)
+
+    def __init__(self, *args, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player_one"].queryset = players
+        self.fields["player_two"].queryset = players
+
+
+class NightForm(forms.Form):
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(max_length=120, required=False)
+
+
+class RosterImportForm(forms.Form):
+    """A CSV file with a header row naming a ``name`` column (and optionally ``email``)."""
+
+    file = forms.FileField(label="Roster CSV file")
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_ROSTER_BYTES:
+            raise forms.ValidationError("the file is larger than 512 KB")
+        try:
+            text = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            message = "the file is not UTF-8 text (save it as CSV UTF-8)"
+            raise forms.ValidationError(message) from None
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        headers = [(name or "").strip().lower() for name in reader.fieldnames or []]
+        if "name" not in headers:
+            raise forms.ValidationError("the first line must name the columns: name,email")
+        reader.fieldnames = headers
+        rows = []
+        try:
+            for record in reader:
+                if not any(isinstance(value, str) and value.strip() for value in record.values()):
+                    continue  # a blank line
+                rows.append((reader.line_num, record.get("name") or "", record.get("email") or ""))
+                if len(rows) > MAX_ROSTER_ROWS:
+                    raise forms.ValidationError(f"at most {MAX_ROSTER_ROWS} players at a time")
+        except csv.Error as error:
+            raise forms.ValidationError(f"line {reader.line_num}: {error}") from None
+        return rows
+
+
+SIDE_CHOICES = [("", "—"), ("A", "Side A"), ("B", "Side B")]
+
+
+class SettleForm(forms.Form):
+    """An organiser's decision on a disputed or unconfirmed game."""
+
+    decision = forms.ChoiceField(
+        choices=[("confirm", "Confirm the score"), ("correct", "Correct a hand")],
+        widget=forms.RadioSelect,
+        initial="confirm",
+    )
+    reason = forms.CharField(max_length=500)
+    number = forms.IntegerField(min_value=1, required=False, label="Hand number")
+    makers = forms.ChoiceField(choices=SIDE_CHOICES, required=False, label="Side that named trump")
+    caller = forms.TypedChoiceField(
+        choices=(), coerce=int, required=False, empty_value=None, label="Caller (optional)"
+    )
+    caller_alone = forms.BooleanField(required=False)
+    defender_alone = forms.BooleanField(required=False)
+    tricks_won = forms.TypedChoiceField(
+        choices=[("", "—")] + [(n, str(n)) for n in range(6)],
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label="Tricks the makers took",
+    )
+    renege = forms.ChoiceField(choices=SIDE_CHOICES, required=False, label="Renege by")
+    thrown_in = forms.BooleanField(required=False)
+    misdeal = forms.BooleanField(required=False)
+
+    def __init__(self, *args, game=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if game is not None:
+            self.fields["caller"].choices = [("", "—")] + [
+                (player.pk, player.name) for player in game.seats
+            ]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("decision") == "correct" and not data.get("number"):
+            self.add_error("number", "say which hand to correct")
+        return data
+
+    def hand_data(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "makers": data.get("makers") or None,
+            "caller": data.get("caller"),
+            "caller_alone": data.get("caller_alone", False),
+            "defender_alone": data.get("defender_alone", False),
+            "tricks_won": data.get("tricks_won"),
+            "renege": data.get("renege") or None,
+            "thrown_in": data.get("thrown_in", False),
+            "misdeal": data.get("misdeal", False),
+        }

@@ -1,0 +1,547 @@
+"""The organiser's workspace at ``/manage/``: parse the form, call one service, render.
+
+Who may see or change what is decided by the access functions in :mod:`league.access` (and
+``scoring.access.game_for_organiser``), never here: every view asks one of them for its object.
+:func:`workspace` turns their refusals into pages: not signed in → the login page, no such thing
+→ 404, not an organiser of this league → 403. Every form posts with Django's CSRF token (htmx
+requests send it in a header set once on the page).
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_http_methods, require_POST
+from django_ratelimit.core import is_ratelimited
+
+from league import access, services
+from league.domain.rules import PRESETS, preset_rulebook
+from league.domain.rules import Rulebook as RulebookRules
+from league.errors import AccessDeniedError, DomainError, NotFoundError
+from league.forms import (
+    ROSTER_TEMPLATE,
+    DeactivateForm,
+    InvitationForm,
+    LeagueForm,
+    NightForm,
+    PlayerForm,
+    RosterImportForm,
+    RulebookOptionsForm,
+    SeasonForm,
+    SettleForm,
+    SignupForm,
+    TeamForm,
+)
+from league.manage import exports
+from league.models import Season
+
+LOGIN_RATE = "10/m"
+"""Login attempts per minute, per address and per username, before the form refuses (429)."""
+
+
+def workspace(view):
+    """Signed-in users only; access refusals become 403 / 404 pages."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path(), settings.LOGIN_URL)
+        try:
+            return view(request, *args, **kwargs)
+        except NotFoundError as error:
+            raise Http404(error.message) from None
+        except AccessDeniedError as error:
+            return render(request, "manage/denied.html", {"message": error.message}, status=403)
+
+    return wrapper
+
+
+def _form_error(form, error: DomainError) -> None:
+    field = error.field if error.field in form.fields else None
+    form.add_error(field, error.message)
+
+
+# --- Accounts ---
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, slowed down: ``LOGIN_RATE`` tries per address and per username."""
+
+    template_name = "registration/login.html"
+
+    def post(self, request, *args, **kwargs):
+        limited = [
+            is_ratelimited(request, group="manage-login", key=key, rate=LOGIN_RATE, increment=True)
+            for key in ("ip", "post:username")
+        ]
+        if any(limited):
+            context = {"form": self.get_form_class()(request), "too_many": True}
+            return render(request, self.template_name, context, status=429)
+        return super().post(request, *args, **kwargs)
+
+
+class LogoutView(auth_views.LogoutView):
+    next_page = "manage:login"
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.get_username()}. Create your league below.")
+        return redirect(request.GET.get("next") or "manage:home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+# --- Leagues and organisers ---
+
+
+@workspace
+def home(request):
+    leagues = access.leagues_for_organiser(user=request.user).prefetch_related("seasons")
+    return render(request, "manage/home.html", {"leagues": leagues})
+
+
+@workspace
+@require_http_methods(["GET", "POST"])
+def league_new(request):
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = services.league_create(owner=request.user, **form.cleaned_data)
+        except DomainError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, f"{league.name} is ready. Add a season and a roster.")
+            return redirect("manage:league", pk=league.pk)
+    return render(request, "manage/league_new.html", {"form": form})
+
+
+def _league_context(request, league, **extra):
+    is_owner = access.is_league_owner(user=request.user, league_id=league.pk)
+    return {
+        "league": league,
+        "is_owner": is_owner,
+        "roles": league.roles.select_related("user").order_by("created_at"),
+        "invitations": league.invitations.filter(accepted_at=None) if is_owner else [],
+        "seasons": league.seasons.all(),
+        "invite_form": InvitationForm(),
+        **extra,
+    }
+
+
+@workspace
+def league_detail(request, pk: int):
+    league = access.league_for_organiser(user=request.user, pk=pk)
+    return render(request, "manage/league.html", _league_context(request, league))
+
+
+@workspace
+@require_POST
+def league_invite(request, pk: int):
+    league = access.league_for_owner(user=request.user, pk=pk)
+    form = InvitationForm(request.POST)
+    if form.is_valid():
+        invitation = services.invitation_create(
+            league=league, user=request.user, email=form.cleaned_data["email"]
+        )
+        link = request.build_absolute_uri(reverse("manage:invitation", args=[invitation.token]))
+        messages.success(request, f"Send this link to your co-organiser: {link}")
+        return redirect("manage:league", pk=league.pk)
+    context = _league_context(request, league, invite_form=form)
+    return render(request, "manage/league.html", context, status=400)
+
+
+@workspace
+@require_http_methods(["GET", "POST"])
+def invitation(request, token: str):
+    invite = access.invitation_for_invitee(token=token)
+    if request.method == "POST":
+        try:
+            services.invitation_accept(invitation=invite, user=request.user)
+        except DomainError as error:
+            messages.error(request, error.message)
+            return redirect("manage:home")
+        messages.success(request, f"You now co-organise {invite.league.name}.")
+        return redirect("manage:league", pk=invite.league_id)
+    return render(request, "manage/invitation.html", {"invitation": invite})
+
+
+# --- Seasons and rules ---
+
+
+@workspace
+@require_http_methods(["GET", "POST"])
+def season_new(request, pk: int):
+    league = access.league_for_organiser(user=request.user, pk=pk)
+    data = request.POST or None
+    form = SeasonForm(data, initial={"preset": "standard", "format": Season.Format.TEAMS})
+    preset = (request.POST.get("preset") or request.GET.get("preset") or "standard").strip()
+    base = PRESETS[preset].rulebook if preset in PRESETS else RulebookRules()
+    options_form = RulebookOptionsForm(data, base=base, prefix="rules")
+    if request.method == "POST" and form.is_valid():
+        values = form.cleaned_data
+        customise = values["customise"]
+        if not customise or options_form.is_valid():
+            try:
+                season = _season_create(request, league, values, options_form, customise)
+            except DomainError as error:
+                _form_error(form, error)
+            else:
+                messages.success(request, f"Season {season.name} created.")
+                return redirect("manage:season", pk=season.pk)
+    if request.htmx and request.method == "GET":
+        return render(request, "manage/_rule_options.html", {"options_form": options_form})
+    return render(
+        request,
+        "manage/season_new.html",
+        {"league": league, "form": form, "options_form": options_form, "presets": PRESETS},
+    )
+
+
+def _season_create(request, league, values, options_form, customise):
+    from django.db import transaction
+
+    with transaction.atomic():
+        rulebook = None
+        if customise:
+            changed = options_form.options()
+            if changed != preset_rulebook(values["preset"]).to_options():
+                rulebook = services.rulebook_create(
+                    league=league,
+                    name=f"{PRESETS[values['preset']].name} (custom)",
+                    preset=values["preset"],
+                    options=changed,
+                    user=request.user,
+                )
+        return services.season_create(
+            league=league,
+            name=values["name"],
+            format=values["format"],
+            rulebook=rulebook,
+            preset=values["preset"],
+            starts_on=values["starts_on"],
+            ends_on=values["ends_on"],
+            user=request.user,
+        )
+
+
+@workspace
+@require_http_methods(["GET", "POST"])
+def season_rules(request, pk: int):
+    from scoring.services import season_change_rules
+
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    base = RulebookRules.from_options(season.rulebook.options)
+    form = RulebookOptionsForm(request.POST or None, base=base)
+    if request.method == "POST" and form.is_valid():
+        try:
+            new = season_change_rules(season=season, options=form.options(), user=request.user)
+        except DomainError as error:
+            _form_error(form, error)
+        else:
+            messages.success(
+                request, f"The rules are now {new}; every hand is being re-scored under them."
+            )
+            return redirect("manage:season", pk=season.pk)
+    status = 400 if form.errors else 200
+    context = {"season": season, "league": season.league, "form": form}
+    return render(request, "manage/season_rules.html", context, status=status)
+
+
+# --- Roster and teams ---
+
+
+def _roster_context(league, **extra):
+    return {"league": league, "players": league.players.all(), **extra}
+
+
+@workspace
+@require_http_methods(["GET", "POST"])
+def roster(request, pk: int):
+    league = access.league_for_organiser(user=request.user, pk=pk)
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = services.player_create(league=league, user=request.user, **form.cleaned_data)
+        except DomainError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, f"{player.name} added to the roster.")
+            return redirect("manage:roster", pk=league.pk)
+    status = 400 if form.errors else 200
+    return render(request, "manage/roster.html", _roster_context(league, form=form), status=status)
+
+
+@workspace
+@require_http_methods(["GET", "POST"])
+def player_edit(request, pk: int):
+    player = access.player_for_organiser(user=request.user, pk=pk)
+    form = PlayerForm(request.POST or None, initial={"name": player.name, "email": player.email})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.player_update(player=player, user=request.user, **form.cleaned_data)
+        except DomainError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, "Player saved.")
+            return redirect("manage:roster", pk=player.league_id)
+    status = 400 if form.errors else 200
+    context = {"player": player, "league": player.league, "form": form}
+    return render(request, "manage/player_edit.html", context, status=status)
+
+
+@workspace
+@require_POST
+def player_deactivate(request, pk: int):
+    player = access.player_for_organiser(user=request.user, pk=pk)
+    form = DeactivateForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        player = services.player_deactivate(player=player, user=request.user, reason=reason)
+    except DomainError as error:
+        messages.error(request, error.message)
+    if request.htmx:
+        return render(request, "manage/_player_row.html", {"player": player})
+    return redirect("manage:roster", pk=player.league_id)
+
+
+@workspace
+def roster_template(request):
+    response = HttpResponse(ROSTER_TEMPLATE, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="roster-template.csv"'
+    return response
+
+
+@workspace
+@require_http_methods(["GET", "POST"])
+def roster_import(request, pk: int):
+    league = access.league_for_organiser(user=request.user, pk=pk)
+    form = RosterImportForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            players = services.roster_import(
+                league=league, rows=form.cleaned_data["file"], user=request.user
+            )
+        except services.RosterImportError as error:
+            problems = error.problems
+            form.add_error(None, error.message)
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"Imported {len(players)} players.")
+            return redirect("manage:roster", pk=league.pk)
+    status = 400 if form.errors else 200
+    context = {"league": league, "form": form, "problems": problems}
+    return render(request, "manage/roster_import.html", context, status=status)
+
+
+@workspace
+@require_http_methods(["GET", "POST"])
+def teams(request, pk: int):
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    players = season.league.players.filter(is_active=True)
+    form = TeamForm(request.POST or None, players=players)
+    if request.method == "POST" and form.is_valid():
+        try:
+            team = services.team_create(season=season, user=request.user, **form.cleaned_data)
+        except DomainError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, f"Team {team.name} added.")
+            return redirect("manage:teams", pk=season.pk)
+    context = {
+        "season": season,
+        "league": season.league,
+        "teams": season.teams.select_related("player_one", "player_two"),
+        "form": form,
+    }
+    return render(request, "manage/teams.html", context, status=400 if form.errors else 200)
+
+
+# --- Nights ---
+
+
+@workspace
+@require_http_methods(["GET", "POST"])
+def nights(request, pk: int):
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    form = NightForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            night = services.night_create(season=season, user=request.user, **form.cleaned_data)
+        except DomainError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, f"Night of {night.date:%a %-d %b %Y} planned.")
+            return redirect("manage:nights", pk=season.pk)
+    context = {"season": season, "league": season.league, "nights": season.nights.all()}
+    context["form"] = form
+    return render(request, "manage/nights.html", context, status=400 if form.errors else 200)
+
+
+def nights_ical(request, pk: int):
+    """The season's nights as a calendar feed: public, like the nights themselves, so a calendar
+    app can subscribe without signing in."""
+    try:
+        season = access.season_for_public(pk=pk)
+    except NotFoundError as error:
+        raise Http404(error.message) from None
+    body = exports.nights_ical(
+        calendar_name=f"{season.league.name} – {season.name}",
+        uid_domain=request.get_host().split(":")[0] or "euchre",
+        nights=season.nights.all(),
+        now=timezone.now(),
+    )
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="season-{season.pk}-nights.ics"'
+    return response
+
+
+# --- The season's dashboard, disputes, the audit trail, exports ---
+
+
+def _game_lines(games) -> list[dict]:
+    return [
+        {"game": game, "side_a": game.side_name("A"), "side_b": game.side_name("B")}
+        for game in games
+    ]
+
+
+@workspace
+def season_dashboard(request, pk: int):
+    from scoring.models import Game
+
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    games = Game.objects.filter(season=season).select_related(
+        "team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3", "night"
+    )
+    finished = games.filter(status=Game.Status.FINISHED)
+    sections = [
+        ("Disputed", finished.filter(confirmation=Game.Confirmation.DISPUTED), "disputed"),
+        ("Waiting for confirmation", finished.filter(confirmation="pending"), "unconfirmed"),
+        (
+            "Playing now",
+            games.filter(status=Game.Status.IN_PROGRESS).order_by("table_number"),
+            "in-progress",
+        ),
+    ]
+    context = {
+        "season": season,
+        "league": season.league,
+        "sections": [(title, _game_lines(query), kind) for title, query, kind in sections],
+    }
+    template = "manage/_season_games.html" if request.htmx else "manage/season.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@workspace
+@require_http_methods(["GET", "POST"])
+def game_settle(request, pk: int):
+    from scoring import services as scoring_services
+    from scoring.access import game_for_organiser
+    from scoring.selectors import game_counting_hands
+
+    game = game_for_organiser(user=request.user, pk=pk)
+    form = SettleForm(request.POST or None, game=game)
+    if request.method == "POST" and form.is_valid():
+        values = form.cleaned_data
+        hand = None
+        if values["decision"] == "correct":
+            hand = scoring_services.HandInput.from_data(form.hand_data())
+        try:
+            scoring_services.game_settle_dispute(
+                game=game,
+                user=request.user,
+                decision=values["decision"],
+                reason=values["reason"],
+                number=values.get("number"),
+                data=hand,
+            )
+        except DomainError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, f"Game {game.pk} settled.")
+            return redirect("manage:season", pk=game.season_id)
+    context = {
+        "game": game,
+        "side_a": game.side_name("A"),
+        "side_b": game.side_name("B"),
+        "season": game.season,
+        "league": game.season.league,
+        "hands": game_counting_hands(game=game),
+        "form": form,
+    }
+    return render(request, "manage/settle.html", context, status=400 if form.errors else 200)
+
+
+@workspace
+def audit_trail(request, pk: int):
+    season, entries = access.audit_trail_for_organiser(user=request.user, season_pk=pk)
+    context = {"season": season, "league": season.league, "entries": entries[:500]}
+    return render(request, "manage/audit.html", context)
+
+
+def _csv(name: str, text: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@workspace
+def export_standings(request, pk: int):
+    from scoring.selectors import season_snapshot_get
+    from scoring.standings import season_standings_recompute
+
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    snapshot = season_snapshot_get(season=season)
+    if snapshot is None or snapshot.results_version < season.results_version:
+        snapshot = season_standings_recompute(season_id=season.pk) or season_snapshot_get(
+            season=season
+        )
+    rows = exports.standings_rows(snapshot.standings if snapshot else None)
+    text = exports.csv_text(exports.STANDINGS_COLUMNS, rows)
+    return _csv(f"season-{season.pk}-standings.csv", text)
+
+
+@workspace
+def export_games(request, pk: int):
+    from scoring.models import Game
+
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    games = (
+        Game.objects.filter(season=season)
+        .select_related("night", "team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3")
+        .order_by("pk")
+    )
+    text = exports.csv_text(exports.GAME_COLUMNS, exports.game_rows(games))
+    return _csv(f"season-{season.pk}-games.csv", text)
+
+
+@workspace
+def export_hands(request, pk: int):
+    from scoring.models import Hand
+
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    hands = (
+        Hand.objects.filter(game__season=season, status=Hand.Status.ACTIVE)
+        .select_related("caller")
+        .order_by("game_id", "number")
+    )
+    text = exports.csv_text(exports.HAND_COLUMNS, exports.hand_rows(hands))
+    return _csv(f"season-{season.pk}-hands.csv", text)
