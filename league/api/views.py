@@ -116,7 +116,7 @@ class PlayerViewSet(ReadCreateViewSet):
     def create(self, request):
         data = self.parse(request)
         league = league_for_organiser(user=request.user, pk=data.pop("league").pk)
-        return self.created(services.player_create(league=league, **data))
+        return self.created(services.player_create(league=league, user=request.user, **data))
 
 
 @extend_schema(parameters=[OpenApiParameter("season", int, description="only this season's")])
@@ -130,4 +130,4 @@ class TeamViewSet(ReadCreateViewSet):
     def create(self, request):
         data = self.parse(request)
         season = season_for_organiser(user=request.user, pk=data.pop("season").pk)
-        return self.created(services.team_create(season=season, **data))
+        return self.created(services.team_create(season=season, user=request.user, **data))

@@ -389,3 +389,14 @@ def test_the_audit_page_shows_a_seasons_trail_to_its_organisers_only(organiser, 
     refused = stranger.get(reverse("manage:audit", args=[game.season_id]))
     assert refused.status_code == 403
     assert "wrong table" not in refused.text
+
+
+def test_roster_changes_through_the_api_name_their_organiser(organiser_api, organiser, league):
+    from league.models import AuditEntry
+
+    response = organiser_api.post(
+        "/api/v1/players/", {"league": league.pk, "name": "Api Person"}, format="json"
+    )
+    assert response.status_code == 201
+    entry = AuditEntry.objects.get(action="player.create")
+    assert entry.actor == organiser
