@@ -1,0 +1,182 @@
+"""A 1,024-team double elimination built and played through the services, with random results.
+
+Run from the repository root: ``python benchmarks/bench_brackets.py`` (a throwaway SQLite file,
+the embedded shape), or with ``BENCH_DATABASE_URL=postgres://…`` for PostgreSQL (its tables are
+created in that database and dropped afterwards by Django's test-database machinery). Set
+``BENCH_TEAMS`` for another field size. Prints its figures; not a test.
+
+Every game is finished through ``scoring.services.game_record_final_score``; its
+``game_finished`` signal (sent on commit) runs ``bracket_advance``, which decides the match,
+replays the bracket and creates the games of the matches that became ready. Figures:
+
+- *create*: ``bracket_create`` (seeds by hand) and ``bracket_publish`` (512 first games);
+- *per game*: the whole ``game_record_final_score`` call, advance included;
+- *per advance*: the ``bracket_advance`` call alone, its time and its database queries
+  (``CaptureQueriesContext``), which should not grow with the field.
+
+The standings recompute that each finished game enqueues is switched off here: in the embedded
+shape it would run eagerly inside every call and dominate the figures (it has its own benchmark,
+``bench_standings_engine.py``, and runs on a worker in production).
+"""
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TEAMS = int(os.environ.get("BENCH_TEAMS", "1024"))
+SEED = 1
+
+
+def setup() -> object:
+    workdir = Path(tempfile.mkdtemp(prefix="bench-brackets-"))
+    database_url = os.environ.get("BENCH_DATABASE_URL", "")
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "SQLITE_PATH": str(workdir / "bench.sqlite3"),
+            "DATABASE_URL": database_url,
+            "REDIS_URL": "",
+            "SECURE_SSL_REDIRECT": "0",
+            "LOG_LEVEL": "ERROR",
+        }
+    )
+    os.environ.setdefault("SECRET_KEY", "bench")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    if database_url:
+        creation = connection.creation
+        old_name = creation.create_test_db(verbosity=0, autoclobber=True)
+        return lambda: creation.destroy_test_db(old_name, verbosity=0)
+    call_command("migrate", verbosity=0)
+    return lambda: None
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    teardown = setup()
+    try:
+        run()
+    finally:
+        teardown()
+
+
+def run() -> None:
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from league import services as league_services
+    from league.models import Player, Team
+    from scoring import services as scoring_services
+    from scoring.models import Game
+    from tournaments.models import Bracket, BracketMatchGame
+    from tournaments.services import brackets
+
+    scoring_services.enqueue_standings = lambda season_id: None  # see the module docstring
+    print(f"database: {connection.vendor}; {TEAMS} teams, double elimination with a reset")
+
+    user = get_user_model().objects.create_user("bench", password=uuid.uuid4().hex)
+    league = league_services.league_create(name="Bench league", owner=user)
+    season = league_services.season_create(league=league, name="Bench", preset="standard")
+    players = Player.objects.bulk_create(
+        Player(league=league, name=f"Player {number}") for number in range(2 * TEAMS)
+    )
+    teams = Team.objects.bulk_create(
+        Team(
+            season=season,
+            name=f"Team {number + 1}",
+            player_one=players[2 * number],
+            player_two=players[2 * number + 1],
+        )
+        for number in range(TEAMS)
+    )
+
+    started = time.perf_counter()
+    bracket = brackets.bracket_create(
+        season=season, user=user, kind="double", grand_final_reset=True, teams=teams
+    )
+    created = time.perf_counter() - started
+    started = time.perf_counter()
+    connection.queries_log.clear()
+    with CaptureQueriesContext(connection) as publish_queries:
+        brackets.bracket_publish(bracket=bracket, user=user)
+    published = time.perf_counter() - started
+    print(
+        f"create: {bracket.matches.count()} matches in {created:.2f} s; publish: "
+        f"{BracketMatchGame.objects.count()} games in {published:.2f} s "
+        f"({len(publish_queries)} queries)"
+    )
+
+    advance_times: list[float] = []
+    advance_queries: list[int] = []
+    original_advance = brackets.bracket_advance
+
+    def measured_advance(*, game_id):
+        connection.queries_log.clear()  # the log holds 9,000 queries; the count needs room
+        with CaptureQueriesContext(connection) as queries:
+            began = time.perf_counter()
+            result = original_advance(game_id=game_id)
+            advance_times.append((time.perf_counter() - began) * 1000)
+        advance_queries.append(len(queries))
+        return result
+
+    brackets.bracket_advance = measured_advance
+    rng = random.Random(SEED)
+    game_times: list[float] = []
+    started = time.perf_counter()
+    while True:
+        waiting = list(
+            Game.objects.filter(
+                bracket_link__match__bracket=bracket,
+                bracket_link__status=BracketMatchGame.Status.COUNTING,
+            )
+            .exclude(status=Game.Status.FINISHED)
+            .order_by("pk")
+        )
+        if not waiting:
+            break
+        for game in waiting:
+            score = (10, rng.randrange(0, 10))
+            if rng.random() < 0.5:
+                score = score[::-1]
+            began = time.perf_counter()
+            scoring_services.game_record_final_score(game=game, score_a=score[0], score_b=score[1])
+            game_times.append((time.perf_counter() - began) * 1000)
+    total = time.perf_counter() - started
+    brackets.bracket_advance = original_advance
+
+    bracket = Bracket.objects.get(pk=bracket.pk)
+    summary = brackets.bracket_summary(bracket=bracket)
+    print(
+        f"played: {len(game_times)} games in {total:.1f} s; bracket {bracket.status}, "
+        f"champion {summary.champion}"
+    )
+    print(
+        f"per game (record + advance): median {statistics.median(game_times):.1f} ms, "
+        f"p95 {percentile(game_times, 0.95):.1f} ms, max {max(game_times):.1f} ms"
+    )
+    print(
+        f"per advance: median {statistics.median(advance_times):.1f} ms, "
+        f"p95 {percentile(advance_times, 0.95):.1f} ms, max {max(advance_times):.1f} ms; "
+        f"queries median {statistics.median(advance_queries):.0f}, "
+        f"min {min(advance_queries)}, max {max(advance_queries)}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,222 @@
+"""Bracket pages: the public bracket (SVG, placings, the htmx live part) and the organiser's
+screens (build from the standings, review the seeds and the cut line, publish, preview then apply
+a correction, a withdrawal), with who may see which."""
+
+import pytest
+from django.test import Client
+
+from tests.api.test_brackets import finish, make_teams, match_game, play_season
+from tests.factories import LeagueRoleFactory
+from tournaments.models import Bracket, BracketCorrection, BracketMatchGame
+from tournaments.services import brackets as services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def season(make_season):
+    return make_season("standard")
+
+
+@pytest.fixture
+def organiser_client(organiser):
+    client = Client()
+    client.force_login(organiser)
+    return client
+
+
+@pytest.fixture
+def four(season, organiser):
+    teams = make_teams(season, 4)
+    bracket = services.bracket_create(
+        season=season, user=organiser, kind="single", teams=teams, name="Playoffs"
+    )
+    return bracket, teams
+
+
+def test_the_public_page_draws_the_bracket_and_the_placings(
+    client, four, organiser, django_capture_on_commit_callbacks
+):
+    bracket, _teams = four
+    services.bracket_publish(bracket=bracket, user=organiser)
+    page = client.get(f"/brackets/{bracket.pk}/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert 'hx-trigger="every 5s"' in html  # polled while being played
+    assert "vendor/htmx.min.js" in html
+    assert "css/brackets.css" in html
+    assert html.count('<g class="match') == 3
+    assert '<g class="match ready" data-code="W1-1">' in html
+    assert '<text class="round" x="78" y="16" text-anchor="middle">Semi-finals</text>' in html
+    assert '<text class="team pending" x="215" y="74">Winner of W1-1</text>' in html
+    assert html.count('<path class="feed"') == 2
+
+    for code, side in (("W1-1", "A"), ("W1-2", "B"), ("W2-1", "A")):
+        finish(match_game(bracket.pk, code), side, django_capture_on_commit_callbacks)
+    html = client.get(f"/brackets/{bracket.pk}/").content.decode()
+    assert "hx-trigger" not in html  # finished: no more polling
+    assert "Champion: <strong>Team 1</strong>" in html
+    assert '<text class="team winner" x="215" y="74">Team 1</text>' in html
+    assert '<text class="pts winner" x="327" y="74" text-anchor="end">10</text>' in html
+    assert '<h2 id="placings-h">Final placings</h2>' in html
+    assert "<tr><td>1</td><td>Team 1</td></tr>" in html
+    assert "<tr><td>2</td><td>Team 3</td></tr>" in html
+    assert html.count("<tr><td>3</td>") == 2
+
+
+def test_htmx_polls_get_the_live_part_alone(client, four, organiser):
+    bracket, _teams = four
+    services.bracket_publish(bracket=bracket, user=organiser)
+    response = client.get(f"/brackets/{bracket.pk}/", HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert html.startswith('<div id="bracket-live"')
+    assert "<html" not in html
+    assert "HX-Request" in response["Vary"]
+    assert client.get("/brackets/999999/").status_code == 404
+
+
+def test_the_organiser_builds_a_bracket_from_the_standings_and_publishes_it(
+    organiser_client, season
+):
+    teams = make_teams(season, 5)
+    play_season(season, teams)
+    form = organiser_client.get(f"/manage/brackets/new/?season={season.pk}")
+    assert form.status_code == 200
+    assert f'name="seed_{teams[0].pk}"' in form.content.decode()
+
+    response = organiser_client.post(
+        "/manage/brackets/new/",
+        {
+            "season": season.pk,
+            "name": "Spring playoffs",
+            "kind": "single",
+            "best_of": "1",
+            "third_place": "on",
+            "seeding": "standings",
+            "team_count": "4",
+        },
+    )
+    bracket = Bracket.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/manage/brackets/{bracket.pk}/"
+    assert (bracket.name, bracket.third_place, bracket.seeding) == (
+        "Spring playoffs",
+        True,
+        "standings",
+    )
+
+    html = organiser_client.get(response["Location"]).content.decode()
+    assert "The cut falls after 4th: Team 3 is in, Team 5 (5th) is out: behind Team 3 on" in html
+    assert "Publish: create the first games" in html
+
+    published = organiser_client.post(f"/manage/brackets/{bracket.pk}/publish/")
+    assert published.status_code == 302
+    html = organiser_client.get(f"/manage/brackets/{bracket.pk}/").content.decode()
+    first = match_game(bracket.pk, "W1-1")
+    assert f'href="/t/{first.captain_token}/"' in html
+    assert "A team withdraws" in html
+
+
+def test_building_by_hand_orders_the_teams_by_the_seed_numbers_given(organiser_client, season):
+    teams = make_teams(season, 3)
+    response = organiser_client.post(
+        "/manage/brackets/new/",
+        {
+            "season": season.pk,
+            "kind": "double",
+            "seeding": "manual",
+            f"seed_{teams[0].pk}": "2",
+            f"seed_{teams[2].pk}": "1",
+        },
+    )
+    assert response.status_code == 302
+    bracket = Bracket.objects.get()
+    assert [entry.team for entry in bracket.entries.order_by("seed")] == [teams[2], teams[0]]
+
+
+def test_a_refused_build_shows_why_and_writes_nothing(organiser_client, season):
+    make_teams(season, 2)
+    response = organiser_client.post(
+        "/manage/brackets/new/",
+        {"season": season.pk, "kind": "single", "seeding": "standings", "team_count": "2"},
+    )
+    assert response.status_code == 400
+    assert (
+        "This season has no standings yet (no game has finished): set the seeds by hand."
+        in response.content.decode()
+    )
+    assert Bracket.objects.count() == 0
+
+
+def test_a_correction_is_shown_before_it_is_applied(
+    organiser_client, four, organiser, django_capture_on_commit_callbacks
+):
+    bracket, teams = four
+    services.bracket_publish(bracket=bracket, user=organiser)
+    for code, side in (("W1-1", "A"), ("W1-2", "A"), ("W2-1", "A")):
+        finish(match_game(bracket.pk, code), side, django_capture_on_commit_callbacks)
+    detail = organiser_client.get(f"/manage/brackets/{bracket.pk}/").content.decode()
+    assert "Team 4 won it…" in detail
+
+    url = f"/manage/brackets/{bracket.pk}/correct/"
+    preview = organiser_client.get(url, {"match": "W1-1", "winner": teams[3].pk})
+    html = preview.content.decode()
+    assert preview.status_code == 200
+    assert "Team 4 wins W1-1 instead of Team 1; this resets W2-1." in html
+    assert (
+        "<b>W2-1</b> Team 1 v Team 2: Team 1 won · 1 game played, kept on record but no longer "
+        "counting" in html
+    )
+    assert '<input type="hidden" name="reset" value="W2-1">' in html
+    assert BracketCorrection.objects.count() == 0
+
+    applied = organiser_client.post(
+        url, {"match": "W1-1", "winner": teams[3].pk, "reset": "W2-1", "reason": "Swapped"}
+    )
+    assert applied.status_code == 302
+    assert BracketCorrection.objects.get().reason == "Swapped"
+    assert match_game(bracket.pk, "W2-1").team_a == teams[3]
+
+
+def test_a_stale_correction_shows_the_new_preview_and_writes_nothing(
+    organiser_client, four, organiser, django_capture_on_commit_callbacks
+):
+    bracket, teams = four
+    services.bracket_publish(bracket=bracket, user=organiser)
+    for code, side in (("W1-1", "A"), ("W1-2", "A"), ("W2-1", "A")):
+        finish(match_game(bracket.pk, code), side, django_capture_on_commit_callbacks)
+    links = BracketMatchGame.objects.filter(status="counting").count()
+    response = organiser_client.post(
+        f"/manage/brackets/{bracket.pk}/correct/",
+        {"match": "W1-1", "winner": teams[3].pk, "reason": "Swapped"},
+    )
+    assert response.status_code == 409
+    assert "The bracket changed since the preview" in response.content.decode()
+    assert BracketCorrection.objects.count() == 0
+    assert BracketMatchGame.objects.filter(status="counting").count() == links
+
+
+def test_the_organiser_withdraws_a_team(organiser_client, four, organiser):
+    bracket, teams = four
+    services.bracket_publish(bracket=bracket, user=organiser)
+    response = organiser_client.post(
+        f"/manage/brackets/{bracket.pk}/withdraw/", {"team": teams[3].pk, "reason": "Ill"}
+    )
+    assert response.status_code == 302
+    match = bracket.matches.get(code="W1-1")
+    assert (match.winner, match.decided_by) == (teams[0], "forfeit")
+
+
+def test_organiser_screens_need_an_organiser_of_the_league(client, four):
+    bracket, _teams = four
+    anonymous = client.get(f"/manage/brackets/{bracket.pk}/")
+    assert anonymous.status_code == 302
+    assert anonymous["Location"].startswith("/manage/login/")
+    stranger = Client()
+    stranger.force_login(LeagueRoleFactory().user)
+    assert stranger.get(f"/manage/brackets/{bracket.pk}/").status_code == 403
+    assert stranger.post(f"/manage/brackets/{bracket.pk}/publish/").status_code == 403
+    bracket.refresh_from_db()
+    assert bracket.status == "draft"
+    listing = stranger.get("/manage/brackets/").content.decode()
+    assert "Playoffs" not in listing

@@ -1,0 +1,212 @@
+"""The night pages: the organiser's desk, the players' page and the printables."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from league.models import Attendance, Night, Player, Season
+from scoring.models import Game
+from tests.factories import LeagueRoleFactory, NightFactory, PlayerFactory, SeasonFactory
+from tournaments.models import NightPlan, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night(league):
+    season = SeasonFactory(
+        league=league, format=Season.Format.INDIVIDUAL, rulebook__slug="standard"
+    )
+    return NightFactory(season=season, venue="Rosie's")
+
+
+@pytest.fixture
+def roster(league):
+    names = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Hank", "Ivy"]
+    return [PlayerFactory(league=league, name=name) for name in names]
+
+
+@pytest.fixture
+def desk(organiser):
+    client = Client()
+    client.force_login(organiser)
+    return client
+
+
+def post(client, url, data=None):
+    response = client.post(url, data or {}, follow=True)
+    assert response.status_code == 200
+    return response
+
+
+def flashes(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+def run_to_published(desk, night, players, rounds):
+    for player in players:
+        post(desk, f"/manage/nights/{night.pk}/check-in/", {"player": player.pk})
+    post(desk, f"/manage/nights/{night.pk}/plan/", {"rounds": rounds})
+    post(desk, f"/manage/nights/{night.pk}/publish/")
+
+
+def test_check_in_from_the_roster_and_a_walk_in(desk, night, roster):
+    page = desk.get(f"/manage/nights/{night.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Check in from the roster (9)" in html
+    assert "Check in at least 4 players to plan a rotation." in html
+
+    response = post(desk, f"/manage/nights/{night.pk}/check-in/", {"player": roster[0].pk})
+    assert flashes(response) == ["Alice is checked in."]
+    response = post(desk, f"/manage/nights/{night.pk}/check-in/", {"name": "Zed  Walker"})
+    assert flashes(response) == ["Zed Walker is checked in."]
+    assert Player.objects.get(name="Zed Walker").league_id == night.season.league_id
+    assert [a.player.name for a in Attendance.objects.order_by("checked_in_at", "pk")] == [
+        "Alice",
+        "Zed Walker",
+    ]
+    assert "Check in from the roster (8)" in response.content.decode()
+    assert Night.objects.get(pk=night.pk).status == "check_in"
+
+    again = post(desk, f"/manage/nights/{night.pk}/check-in/", {"name": "alice"})
+    assert flashes(again) == ["Alice is already checked in"]
+    assert Attendance.objects.count() == 2
+
+
+def test_plan_report_in_words_publish_and_start_a_round(desk, night, roster):
+    for player in roster[:8]:
+        post(desk, f"/manage/nights/{night.pk}/check-in/", {"player": player.pk})
+    page = desk.get(f"/manage/nights/{night.pk}/").content.decode()
+    assert "8 players: up to 7 rounds (the full cycle) without repeating a partner." in page
+
+    planned = post(desk, f"/manage/nights/{night.pk}/plan/", {"rounds": 7, "hands_per_game": 8})
+    html = planned.content.decode()
+    assert flashes(planned) == ["Plan generated: read its report, then publish it."]
+    assert "Perfect: everyone partners everyone once and opposes everyone twice." in html
+    assert "28 pairs once" in html and "28 pairs twice" in html
+    assert "nobody sits out" in html
+    assert "8 hands a game" in html
+    assert NightPlan.objects.get().hands_per_game == 8
+
+    published = post(desk, f"/manage/nights/{night.pk}/publish/")
+    assert flashes(published) == ["Published: players can see where they sit."]
+    assert "Start round 1" in published.content.decode()
+
+    started = post(desk, f"/manage/nights/{night.pk}/rounds/1/start/")
+    html = started.content.decode()
+    assert flashes(started) == ["Round 1 has started: hand each table its captain link."]
+    games = list(Game.objects.order_by("table_number"))
+    assert len(games) == 2
+    for game in games:
+        seats = list(
+            Seat.objects.filter(round__number=1, table_number=game.table_number)
+            .order_by("seat")
+            .values_list("player_id", flat=True)
+        )
+        assert list(game.seat_player_ids) == seats
+        assert f"/t/{game.captain_token}/" in html
+        assert f"/t/{game.captain_token}/qr.svg" in html
+    assert "Still playing: <b>table 1</b>, <b>table 2</b>" in html
+    assert "Start round 2" not in html
+
+    tables = desk.get(f"/manage/nights/{night.pk}/tables/", HTTP_HX_REQUEST="true")
+    assert tables["Vary"] == "Cookie, HX-Request" or "HX-Request" in tables["Vary"]
+    assert 'hx-trigger="every 10s"' in tables.content.decode()
+
+    refused = post(desk, f"/manage/nights/{night.pk}/rounds/2/start/")
+    assert flashes(refused) == ["round 1 is still playing at tables 1, 2"]
+    assert Game.objects.count() == 2
+
+
+def test_refused_plan_says_why_and_writes_nothing(desk, night, roster):
+    for player in roster[:5]:
+        post(desk, f"/manage/nights/{night.pk}/check-in/", {"player": player.pk})
+    response = post(desk, f"/manage/nights/{night.pk}/plan/", {"rounds": 9})
+    assert flashes(response) == [
+        "5 players can play 1 to 5 rounds without repeating partners; 9 were asked"
+    ]
+    assert not NightPlan.objects.exists() and not Seat.objects.exists()
+
+
+def test_leaver_and_repair_from_the_desk(desk, night, roster):
+    run_to_published(desk, night, roster[:9], 4)
+    post(desk, f"/manage/nights/{night.pk}/rounds/1/start/")
+    round_one = sorted(
+        Seat.objects.filter(round__number=1).values_list("player_id", "table_number", "seat")
+    )
+    left = post(desk, f"/manage/nights/{night.pk}/check-out/", {"player": roster[4].pk})
+    assert flashes(left) == ["Erin has left. Repair the plan before the next round."]
+    assert "repair the plan below before starting it" in left.content.decode()
+    repaired = post(desk, f"/manage/nights/{night.pk}/repair/")
+    assert flashes(repaired) == [
+        "Re-planned the rounds not started; rounds already played are unchanged."
+    ]
+    assert (
+        sorted(
+            Seat.objects.filter(round__number=1).values_list("player_id", "table_number", "seat")
+        )
+        == round_one
+    )
+    assert not Seat.objects.filter(round__number__gt=1, player=roster[4]).exists()
+
+
+def test_players_page_finds_a_seat_by_name(client, desk, night, roster):
+    unpublished = client.get(f"/nights/{night.pk}/")
+    assert "The rotation is not published yet." in unpublished.content.decode()
+    run_to_published(desk, night, roster[:5], 5)
+    first = Seat.objects.get(round__number=1, player=roster[0])
+    page = client.get(f"/nights/{night.pk}/", {"name": "ALICE"})
+    html = page.content.decode()
+    assert page.status_code == 200
+    if first.table_number is None:
+        assert "Round 1: you sit out." in html
+    else:
+        partner = Seat.objects.get(
+            round__number=1, table_number=first.table_number, seat=(first.seat + 2) % 4
+        ).player
+        assert f"Round 1: <b>table {first.table_number}</b>, with {partner.name} against" in html
+    assert html.count("<tr class=") == 5
+    several = client.get(f"/nights/{night.pk}/", {"name": "a"}).content.decode()
+    assert "Which one are you?" in several
+    nobody = client.get(f"/nights/{night.pk}/", {"name": "Quentin"}).content.decode()
+    assert "Nobody called “Quentin” is playing tonight." in nobody
+    post(desk, f"/manage/nights/{night.pk}/rounds/1/start/")
+    after_start = client.get(f"/nights/{night.pk}/").content.decode()
+    assert Game.objects.count() == 1
+    assert Game.objects.get().captain_token not in after_start
+
+
+def test_printables(client, desk, night, roster):
+    run_to_published(desk, night, roster[:8], 3)
+    chart = client.get(f"/nights/{night.pk}/print/chart/?paper=letter").content.decode()
+    assert "@page { size: letter; margin: 12mm; }" in chart
+    assert chart.count('class="round round-planned"') == 3
+    cards = client.get(f"/nights/{night.pk}/print/cards/").content.decode()
+    assert "@page { size: A4; margin: 12mm; }" in cards
+    assert cards.count('<section class="score-card">') == 8
+    assert '<th scope="col">Loners</th>' in cards
+
+    not_started = desk.get(f"/manage/nights/{night.pk}/rounds/1/tents/").content.decode()
+    assert "Start the round to get this table's score-card QR code." in not_started
+    post(desk, f"/manage/nights/{night.pk}/rounds/1/start/")
+    tents = desk.get(f"/manage/nights/{night.pk}/rounds/1/tents/").content.decode()
+    assert tents.count('<section class="tent">') == 2
+    assert len(re.findall(r"<svg[^>]*>", tents)) == 2
+    for game in Game.objects.all():
+        assert f"http://testserver/t/{game.captain_token}/" in tents
+    assert client.get(f"/manage/nights/{night.pk}/rounds/1/tents/").status_code == 302
+
+
+def test_only_the_leagues_organisers_run_the_desk(client, night, roster):
+    anonymous = client.get(f"/manage/nights/{night.pk}/")
+    assert anonymous.status_code == 302
+    assert anonymous["Location"].startswith("/manage/login/")
+    stranger = Client()
+    stranger.force_login(LeagueRoleFactory().user)
+    assert stranger.get(f"/manage/nights/{night.pk}/").status_code == 403
+    refused = stranger.post(f"/manage/nights/{night.pk}/check-in/", {"player": roster[0].pk})
+    assert refused.status_code == 403
+    assert not Attendance.objects.exists()
+    assert client.get("/manage/nights/999999/").status_code == 302

@@ -1,0 +1,854 @@
+"""Services that write brackets: the only writers of brackets, their entries, matches, match games
+and corrections. Each one locks the bracket row, asks the engine (``tournaments.domain``), writes,
+and creates the games of the matches that became ready through ``scoring.services.game_create``.
+
+Words used here (see ``tournaments.models.brackets`` and ``tournaments.domain.brackets``):
+
+- *results*: the engine's mapping of match code → winning seed, read from the matches' winners.
+  Every write replays the results through the structure (``play``) and stores what changed: the
+  teams now known in each match, its status, and (once complete) the bracket's end.
+- *game in play*: a counting game of a match that has not finished. A ready match with none gets
+  its next game: its first, or the next of a best-of-N (a drawn game, possible under a rulebook
+  of a fixed number of hands, is simply followed by another).
+- *void a link*: a match game that stops counting (its match was reset by a correction, forfeited,
+  or its teams changed). The game row is kept as it was played; an unplayed one also has its
+  captain link revoked, so nobody scores a game that no longer counts.
+- *forfeit*: a withdrawn team loses every match it has not played, as soon as that match is ready.
+  Results it already played are kept.
+
+Supported kinds: single and double elimination and round robin. Pools and Swiss rounds have
+engines (``round_robin.pools_then_knockout``, ``swiss.swiss_pairings``) but no service yet.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from league.access import require_league_organiser
+from league.errors import ConflictError, DomainError
+from league.models import Season, Team
+from scoring import services as scoring_services
+from scoring.models import Game, StandingSnapshot
+from scoring.standings import season_standings_recompute
+from tournaments.domain.brackets import (
+    BracketState,
+    MatchStatus,
+    Structure,
+    correct_result,
+    ordinal,
+    play,
+    structure_as_dict,
+)
+from tournaments.domain.elimination import double_elimination, single_elimination
+from tournaments.domain.round_robin import round_robin
+from tournaments.models import (
+    Bracket,
+    BracketCorrection,
+    BracketEntry,
+    BracketMatch,
+    BracketMatchGame,
+)
+
+SUPPORTED_KINDS = (Bracket.Kind.SINGLE, Bracket.Kind.DOUBLE, Bracket.Kind.ROUND_ROBIN)
+MATCH_FIELDS = ["first_team", "second_team", "winner", "status", "decided_by", "decided_at"]
+
+
+# --------------------------------------------------------------------------------------------
+# The structure, rebuilt from the bracket's options (pure, so cached)
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _structure(
+    kind: str, team_count: int, third_place: bool, grand_final_reset: bool, cycles: int
+) -> Structure:
+    if kind == Bracket.Kind.SINGLE:
+        return single_elimination(team_count, third_place=third_place)
+    if kind == Bracket.Kind.DOUBLE:
+        return double_elimination(team_count, grand_final_reset=grand_final_reset)
+    if kind == Bracket.Kind.ROUND_ROBIN:
+        return round_robin(team_count, cycles=cycles)
+    raise DomainError(
+        f"{Bracket.Kind(kind).label} brackets cannot be built here yet: choose single or double "
+        "elimination or a round robin.",
+        field="kind",
+    )
+
+
+def bracket_structure(bracket: Bracket, team_count: int | None = None) -> Structure:
+    """The engine's structure of ``bracket`` (its entries are counted unless ``team_count``)."""
+    if team_count is None:
+        team_count = bracket.entries.count()
+    return _structure(
+        bracket.kind, team_count, bracket.third_place, bracket.grand_final_reset, bracket.cycles
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Loading a bracket and replaying its results
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Loaded:
+    """A locked bracket with its entries and matches in memory."""
+
+    bracket: Bracket
+    structure: Structure
+    entries: list[BracketEntry]
+    matches: dict[str, BracketMatch]
+    team_by_seed: dict[int, Team] = field(init=False)
+    seed_by_team: dict[int, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.team_by_seed = {entry.seed: entry.team for entry in self.entries}
+        self.seed_by_team = {entry.team_id: entry.seed for entry in self.entries}
+
+    @property
+    def withdrawn(self) -> set[int]:
+        return {entry.seed for entry in self.entries if entry.is_withdrawn}
+
+    def results(self) -> dict[str, int]:
+        return {
+            code: self.seed_by_team[match.winner_id]
+            for code, match in self.matches.items()
+            if match.winner_id is not None and match.status == BracketMatch.Status.DECIDED
+        }
+
+    def team_id(self, occupant) -> int | None:
+        team = self.team_by_seed.get(occupant) if isinstance(occupant, int) else None
+        return team.pk if team is not None else None
+
+
+def _lock(bracket_id: int) -> Bracket:
+    return Bracket.objects.select_for_update().select_related("season__league").get(pk=bracket_id)
+
+
+def _load(bracket: Bracket) -> _Loaded:
+    entries = list(
+        bracket.entries.select_related("team__player_one", "team__player_two").order_by("seed")
+    )
+    matches = {
+        match.code: match
+        for match in bracket.matches.order_by("order").only(
+            "bracket_id", "code", "order", "round", *MATCH_FIELDS
+        )
+    }
+    return _Loaded(bracket, bracket_structure(bracket, len(entries)), entries, matches)
+
+
+def _void(links: Sequence[BracketMatchGame], reason: str, user=None) -> None:
+    """Stop ``links`` counting; revoke the captain link of any game not yet finished."""
+    for link in links:
+        link.status = BracketMatchGame.Status.VOIDED
+        link.voided_reason = reason[:300]
+        if link.game.status != Game.Status.FINISHED:
+            scoring_services.game_reissue_captain_token(game=link.game, user=user)
+    BracketMatchGame.objects.bulk_update(links, ["status", "voided_reason"])
+
+
+def _counting_links(matches: Sequence[BracketMatch]) -> list[BracketMatchGame]:
+    return list(
+        BracketMatchGame.objects.filter(
+            match__in=[match.pk for match in matches], status=BracketMatchGame.Status.COUNTING
+        ).select_related("game")
+    )
+
+
+def _sync(loaded: _Loaded, *, touched: set[str] = frozenset(), user=None) -> BracketState:
+    """Replay the results, forfeit the ready matches of withdrawn teams, store what changed,
+    and give every ready match without a game in play its next game."""
+    now = timezone.now()
+    results = loaded.results()
+    withdrawn = loaded.withdrawn
+    forfeited: list[str] = []
+    while True:
+        state = play(loaded.structure, results)
+        due = [code for code in state.ready if set(state.matches[code].teams) & withdrawn]
+        if not due:
+            break
+        for code in due:
+            played = state.matches[code]
+            first_out, second_out = played.first in withdrawn, played.second in withdrawn
+            results[code] = played.second if first_out and not second_out else played.first
+            match = loaded.matches[code]
+            match.decided_by, match.decided_at = BracketMatch.DecidedBy.FORFEIT, now
+            forfeited.append(code)
+    changed = []
+    for code, played in state.matches.items():
+        match = loaded.matches[code]
+        values = {
+            "first_team_id": loaded.team_id(played.first),
+            "second_team_id": loaded.team_id(played.second),
+            "status": str(played.status),
+            "winner_id": loaded.team_id(played.winner)
+            if played.status is MatchStatus.DECIDED
+            else None,
+        }
+        if values["status"] != BracketMatch.Status.DECIDED and match.decided_by:
+            match.decided_by, match.decided_at = BracketMatch.DecidedBy.NOTHING, None
+            touched = {*touched, code}
+        if code in touched or any(getattr(match, name) != value for name, value in values.items()):
+            for name, value in values.items():
+                setattr(match, name, value)
+            changed.append(match)
+    if changed:
+        BracketMatch.objects.bulk_update(changed, MATCH_FIELDS)
+    if forfeited:
+        team_names = {entry.seed: entry.team.name for entry in loaded.entries}
+        names = ", ".join(sorted(team_names[seed] for seed in withdrawn))
+        unplayed = [
+            link
+            for link in _counting_links([loaded.matches[code] for code in forfeited])
+            if link.game.status != Game.Status.FINISHED
+        ]
+        _void(unplayed, f"forfeited: {names} withdrew", user=user)
+    bracket = loaded.bracket
+    if bracket.status != Bracket.Status.DRAFT:
+        _create_next_games(loaded, [loaded.matches[code] for code in state.ready])
+    if state.is_complete and bracket.status == Bracket.Status.PUBLISHED:
+        bracket.status, bracket.finished_at = Bracket.Status.FINISHED, now
+        bracket.save(update_fields=["status", "finished_at"])
+    elif not state.is_complete and bracket.status == Bracket.Status.FINISHED:
+        bracket.status, bracket.finished_at = Bracket.Status.PUBLISHED, None
+        bracket.save(update_fields=["status", "finished_at"])
+    return state
+
+
+def _create_next_games(loaded: _Loaded, ready: list[BracketMatch]) -> None:
+    if not ready:
+        return
+    numbers: dict[int, int] = Counter()
+    in_play: set[int] = set()
+    for link in BracketMatchGame.objects.filter(match__in=[match.pk for match in ready]).values(
+        "match_id", "number", "status", "game__status"
+    ):
+        numbers[link["match_id"]] = max(numbers[link["match_id"]], link["number"])
+        if (
+            link["status"] == BracketMatchGame.Status.COUNTING
+            and link["game__status"] != Game.Status.FINISHED
+        ):
+            in_play.add(link["match_id"])
+    season = loaded.bracket.season
+    teams = {team.pk: team for team in loaded.team_by_seed.values()}
+    links = []
+    for match in ready:
+        if match.pk in in_play:
+            continue
+        number = numbers[match.pk] + 1
+        first, second = teams[match.first_team_id], teams[match.second_team_id]
+        game = scoring_services.game_create(
+            season=season,
+            seats=(first.player_one, second.player_one, first.player_two, second.player_two),
+            team_a=first,
+            team_b=second,
+            round_number=match.round,
+            first_dealer_seat=(number - 1) % 4,
+        )
+        links.append(BracketMatchGame(match=match, game=game, number=number))
+    BracketMatchGame.objects.bulk_create(links)
+
+
+# --------------------------------------------------------------------------------------------
+# Creating, seeding and publishing
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seeding:
+    """Teams in seed order, each with its standing (rank and reason) when seeded from one."""
+
+    teams: list[Team]
+    ranks: list[int | None]
+    reasons: list[str]
+    cut_note: str = ""
+
+
+def seeding_from_standings(*, season: Season, team_count: int) -> Seeding:
+    """The top ``team_count`` teams of the season's current standings, and why the cut falls
+    where it does (from the standings rows' own reasons)."""
+    season_standings_recompute(season_id=season.pk)
+    snapshot = StandingSnapshot.objects.filter(season=season).first()
+    if snapshot is None or not any(row["games"] for row in snapshot.standings["rows"]):
+        raise DomainError(
+            "This season has no standings yet (no game has finished): set the seeds by hand.",
+            field="seeding",
+        )
+    teams = {team.pk: team for team in season.teams.filter(is_withdrawn=False)}
+    rows = [
+        row
+        for row in snapshot.standings["rows"]
+        if row["rank"] is not None and row["entrant"] in teams
+    ]
+    if team_count < 2:
+        raise DomainError("A bracket needs at least 2 teams.", field="team_count")
+    if len(rows) < team_count:
+        raise DomainError(
+            f"Only {len(rows)} teams are ranked in the standings: fewer than {team_count}.",
+            field="team_count",
+        )
+    chosen = rows[:team_count]
+    cut_note = ""
+    if len(rows) > team_count:
+        last_in, first_out = rows[team_count - 1], rows[team_count]
+        cut_note = (
+            f"The cut falls after {ordinal(team_count)}: {last_in['name']} is in, "
+            f"{first_out['name']} ({ordinal(first_out['rank'])}) is out: "
+            f"{first_out['reason']}."
+        )
+    return Seeding(
+        teams=[teams[row["entrant"]] for row in chosen],
+        ranks=[row["rank"] for row in chosen],
+        reasons=[row["reason"] for row in chosen],
+        cut_note=cut_note,
+    )
+
+
+def seeding_by_hand(*, season: Season, teams: Sequence[Team | int]) -> Seeding:
+    """Teams in the order given (seed 1 first): each a team of ``season``, once, not withdrawn."""
+    ids = [team.pk if isinstance(team, Team) else int(team) for team in teams]
+    if len(set(ids)) != len(ids):
+        raise DomainError("Each team can have only one seed.", field="teams")
+    found = {team.pk: team for team in season.teams.filter(pk__in=ids)}
+    for team_id in ids:
+        team = found.get(team_id)
+        if team is None:
+            raise DomainError(f"Team #{team_id} is not a team of this season.", field="teams")
+        if team.is_withdrawn:
+            raise DomainError(f"{team} has withdrawn from the season.", field="teams")
+    if len(ids) < 2:
+        raise DomainError("A bracket needs at least 2 teams.", field="teams")
+    return Seeding(
+        teams=[found[team_id] for team_id in ids], ranks=[None] * len(ids), reasons=[""] * len(ids)
+    )
+
+
+def _check_options(*, kind, best_of, third_place, grand_final_reset, cycles) -> None:
+    if kind not in Bracket.Kind.values:
+        raise DomainError(f"The kind is one of: {', '.join(Bracket.Kind.values)}.", field="kind")
+    if best_of not in (1, 3, 5):
+        raise DomainError("A match is one game, best of 3 or best of 5.", field="best_of")
+    if third_place and kind != Bracket.Kind.SINGLE:
+        raise DomainError("A third-place match is for single elimination.", field="third_place")
+    if grand_final_reset and kind != Bracket.Kind.DOUBLE:
+        raise DomainError(
+            "A grand final reset is for double elimination.", field="grand_final_reset"
+        )
+    if cycles not in (1, 2) or (cycles == 2 and kind != Bracket.Kind.ROUND_ROBIN):
+        raise DomainError("Only a round robin is played once or twice (cycles).", field="cycles")
+
+
+def _write_entries_and_matches(bracket: Bracket, seeding: Seeding) -> None:
+    BracketEntry.objects.bulk_create(
+        BracketEntry(
+            bracket=bracket,
+            seed=seed,
+            team=team,
+            standing_rank=rank,
+            standing_reason=reason[:300],
+        )
+        for seed, (team, rank, reason) in enumerate(
+            zip(seeding.teams, seeding.ranks, seeding.reasons, strict=True), start=1
+        )
+    )
+    structure = bracket_structure(bracket, len(seeding.teams))
+    state = play(structure, {})
+    team_of = dict(enumerate(seeding.teams, start=1))
+
+    def team(occupant) -> Team | None:
+        return team_of.get(occupant) if isinstance(occupant, int) else None
+
+    BracketMatch.objects.bulk_create(
+        [
+            BracketMatch(
+                bracket=bracket,
+                first_team=team(state.matches[described["code"]].first),
+                second_team=team(state.matches[described["code"]].second),
+                status=str(state.matches[described["code"]].status),
+                code=described["code"],
+                order=order,
+                part=described["bracket"],
+                round=described["round"],
+                pool=described["pool"] or "",
+                first_slot=described["slots"][0],
+                second_slot=described["slots"][1],
+                is_bye=described["is_bye"],
+                reset_of=described["reset_of"] or "",
+                winner_place=described["winner_place"],
+                loser_place=described["loser_place"],
+            )
+            for order, described in enumerate(structure_as_dict(structure)["matches"])
+        ],
+        batch_size=500,
+    )
+
+
+def bracket_create(
+    *,
+    season: Season,
+    user,
+    kind: str,
+    name: str = "",
+    team_count: int | None = None,
+    teams: Sequence[Team | int] | None = None,
+    best_of: int = 1,
+    third_place: bool = False,
+    grand_final_reset: bool = False,
+    cycles: int = 1,
+) -> Bracket:
+    """A draft bracket of a team season, seeded from the standings (the top ``team_count``) or by
+    hand (``teams`` in seed order). Nothing is played until it is published."""
+    require_league_organiser(user=user, league_id=season.league_id)
+    if season.format != Season.Format.TEAMS:
+        raise DomainError("Brackets are for team seasons (fixed partnerships).", field="season")
+    _check_options(
+        kind=kind,
+        best_of=best_of,
+        third_place=third_place,
+        grand_final_reset=grand_final_reset,
+        cycles=cycles,
+    )
+    if (teams is None) == (team_count is None):
+        raise DomainError(
+            "Seed from the standings (a number of teams) or by hand (the teams in order).",
+            field="seeding",
+        )
+    if teams is not None:
+        seeding = seeding_by_hand(season=season, teams=teams)
+    else:
+        seeding = seeding_from_standings(season=season, team_count=team_count)
+    _structure(kind, len(seeding.teams), third_place, grand_final_reset, cycles)  # size errors
+    name = " ".join(name.split()) or f"{Bracket.Kind(kind).label} of {len(seeding.teams)}"
+    try:
+        with transaction.atomic():
+            bracket = Bracket.objects.create(
+                season=season,
+                name=name[:120],
+                kind=kind,
+                best_of=best_of,
+                third_place=third_place,
+                grand_final_reset=grand_final_reset,
+                cycles=cycles,
+                seeding=Bracket.Seeding.MANUAL if teams is not None else Bracket.Seeding.STANDINGS,
+                cut_note=seeding.cut_note,
+                created_by=user if user is not None and user.is_authenticated else None,
+            )
+            _write_entries_and_matches(bracket, seeding)
+    except IntegrityError as error:
+        raise ConflictError(f"This season already has a bracket called {name!r}.") from error
+    return bracket
+
+
+def bracket_seeds_set(*, bracket: Bracket, teams: Sequence[Team | int], user) -> Bracket:
+    """Reorder a draft's seeds by hand (``teams`` in seed order, the same number of teams)."""
+    require_league_organiser(user=user, league_id=bracket.season.league_id)
+    seeding = seeding_by_hand(season=bracket.season, teams=teams)
+    with transaction.atomic():
+        bracket = _lock(bracket.pk)
+        if bracket.status != Bracket.Status.DRAFT:
+            raise ConflictError("The seeds are fixed once the bracket is published.")
+        if len(seeding.teams) != bracket.entries.count():
+            raise DomainError(
+                f"Give all {bracket.entries.count()} teams, in seed order.", field="teams"
+            )
+        bracket.matches.all().delete()
+        bracket.entries.all().delete()
+        bracket.seeding, bracket.cut_note = Bracket.Seeding.MANUAL, ""
+        bracket.save(update_fields=["seeding", "cut_note"])
+        _write_entries_and_matches(bracket, seeding)
+    return bracket
+
+
+def bracket_publish(*, bracket: Bracket, user) -> Bracket:
+    """Publish a draft: every match whose two teams are known gets its first game and captain
+    link; the rest follow as results come in."""
+    require_league_organiser(user=user, league_id=bracket.season.league_id)
+    with transaction.atomic():
+        bracket = _lock(bracket.pk)
+        if bracket.status != Bracket.Status.DRAFT:
+            raise ConflictError("This bracket is already published.", code="published")
+        bracket.status, bracket.published_at = Bracket.Status.PUBLISHED, timezone.now()
+        bracket.save(update_fields=["status", "published_at"])
+        _sync(_load(bracket), user=user)
+    return bracket
+
+
+# --------------------------------------------------------------------------------------------
+# Advancing when a game ends
+# --------------------------------------------------------------------------------------------
+
+
+def bracket_advance(*, game_id: int) -> Bracket | None:
+    """A game finished: if it counts for a match, decide the match once a team has won enough
+    games, move the winner (and, in a double elimination, the loser) on, and create the games of
+    the matches that became ready. Idempotent: a match already decided is left as it is."""
+    link = (
+        BracketMatchGame.objects.filter(game_id=game_id, status=BracketMatchGame.Status.COUNTING)
+        .values("match__bracket_id", "match__code")
+        .first()
+    )
+    if link is None:
+        return None
+    with transaction.atomic():
+        bracket = _lock(link["match__bracket_id"])
+        if bracket.status != Bracket.Status.PUBLISHED:
+            return bracket
+        match = bracket.matches.get(code=link["match__code"])
+        if match.status != BracketMatch.Status.READY:
+            return bracket
+        wins: Counter[int] = Counter()
+        for game in Game.objects.filter(
+            bracket_link__match=match,
+            bracket_link__status=BracketMatchGame.Status.COUNTING,
+            status=Game.Status.FINISHED,
+        ).values("winner", "team_a_id", "team_b_id"):
+            if game["winner"]:
+                wins[game["team_a_id"] if game["winner"] == "A" else game["team_b_id"]] += 1
+        loaded = _load(bracket)
+        match = loaded.matches[match.code]
+        winner = next((team for team, count in wins.items() if count >= bracket.wins_needed), None)
+        if winner is not None:
+            match.winner_id, match.status = winner, BracketMatch.Status.DECIDED
+            match.decided_by, match.decided_at = BracketMatch.DecidedBy.GAMES, timezone.now()
+        _sync(loaded, touched={match.code})
+    return bracket
+
+
+# --------------------------------------------------------------------------------------------
+# Corrections and withdrawals
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResetMatch:
+    """A later match a correction resets: its teams and winner before, and its games."""
+
+    code: str
+    teams: tuple[str, ...]
+    winner: str | None
+    games_kept: int
+    games_voided: int
+
+
+@dataclass(frozen=True)
+class CorrectionPreview:
+    """What correcting match ``code`` to ``new_winner`` would do, before the organiser agrees.
+
+    ``reset`` lists the decided later matches whose results are thrown away; ``stopped`` the
+    undecided matches whose games in play stop counting because a team in them changes. Games
+    already finished in them are kept as played (they stop counting for the bracket); unplayed
+    ones are voided and their captain links revoked.
+    """
+
+    bracket: Bracket
+    code: str
+    old_winner: Team
+    new_winner: Team
+    reset: tuple[ResetMatch, ...]
+    stopped: tuple[ResetMatch, ...]
+    results: dict[str, int]
+
+    @property
+    def reset_codes(self) -> list[str]:
+        return [match.code for match in self.reset]
+
+
+def _preview(loaded: _Loaded, code: str, winner: Team | int) -> CorrectionPreview:
+    winner_id = winner.pk if isinstance(winner, Team) else int(winner)
+    match = loaded.matches.get(code)
+    if match is None:
+        raise DomainError(f"There is no match {code} in this bracket.", field="match")
+    if match.status != BracketMatch.Status.DECIDED:
+        raise DomainError(f"Match {code} has no result to correct.", field="match")
+    if winner_id not in (match.first_team_id, match.second_team_id):
+        raise DomainError(f"That team did not play in match {code}.", field="winner")
+    if winner_id == match.winner_id:
+        raise DomainError(f"That team already won match {code}.", field="winner")
+    correction = correct_result(
+        loaded.structure, loaded.results(), code=code, winner=loaded.seed_by_team[winner_id]
+    )
+    after = play(loaded.structure, correction.results)
+    teams = {team.pk: team for team in loaded.team_by_seed.values()}
+    affected = []
+    for other, played in after.matches.items():
+        row = loaded.matches[other]
+        if other == code:
+            continue
+        same = (loaded.team_id(played.first), loaded.team_id(played.second)) == (
+            row.first_team_id,
+            row.second_team_id,
+        )
+        if other in correction.reset or (row.status == BracketMatch.Status.READY and not same):
+            affected.append(row)
+    links = _counting_links(affected) if affected else []
+    reset, stopped = [], []
+    for row in affected:
+        games = [link for link in links if link.match_id == row.pk]
+        finished = sum(link.game.status == Game.Status.FINISHED for link in games)
+        if row.status == BracketMatch.Status.READY and not games:
+            continue
+        described = ResetMatch(
+            code=row.code,
+            teams=tuple(
+                teams[team_id].name
+                for team_id in (row.first_team_id, row.second_team_id)
+                if team_id
+            ),
+            winner=teams[row.winner_id].name if row.winner_id else None,
+            games_kept=finished,
+            games_voided=len(games) - finished,
+        )
+        (reset if row.code in correction.reset else stopped).append(described)
+    return CorrectionPreview(
+        bracket=loaded.bracket,
+        code=code,
+        old_winner=teams[match.winner_id],
+        new_winner=teams[winner_id],
+        reset=tuple(reset),
+        stopped=tuple(stopped),
+        results=correction.results,
+    )
+
+
+def bracket_correction_preview(
+    *, bracket: Bracket, code: str, winner: Team | int, user
+) -> CorrectionPreview:
+    """Which later matches changing the winner of decided match ``code`` would reset. Writes
+    nothing."""
+    require_league_organiser(user=user, league_id=bracket.season.league_id)
+    if bracket.status == Bracket.Status.DRAFT:
+        raise ConflictError("A draft has no results to correct.")
+    return _preview(_load(bracket), code, winner)
+
+
+def bracket_correct(
+    *,
+    bracket: Bracket,
+    code: str,
+    winner: Team | int,
+    reason: str,
+    reset: Sequence[str],
+    user,
+) -> CorrectionPreview:
+    """Apply a correction the organiser has seen: ``reset`` must be the preview's reset list
+    (a conflict if the bracket changed since). The corrected match is decided by the correction
+    (its games are kept as played); the reset matches lose their results and their games stop
+    counting; the matches that become ready get new games."""
+    require_league_organiser(user=user, league_id=bracket.season.league_id)
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise DomainError("Say briefly why the result is corrected.", field="reason")
+    with transaction.atomic():
+        bracket = _lock(bracket.pk)
+        if bracket.status == Bracket.Status.DRAFT:
+            raise ConflictError("A draft has no results to correct.")
+        loaded = _load(bracket)
+        preview = _preview(loaded, code, winner)
+        if sorted(preview.reset_codes) != sorted(reset):
+            would = ", ".join(preview.reset_codes) or "no match"
+            raise ConflictError(
+                f"The bracket changed since the preview: correcting {code} now resets {would}. "
+                "Look at the preview again.",
+                code="preview_stale",
+            )
+        BracketCorrection.objects.create(
+            bracket=bracket,
+            code=code,
+            old_winner=preview.old_winner,
+            new_winner=preview.new_winner,
+            reset=[{"code": match.code, "winner": match.winner} for match in preview.reset],
+            reason=reason,
+            changed_by=user if user is not None and user.is_authenticated else None,
+        )
+        now = timezone.now()
+        corrected = loaded.matches[code]
+        corrected.winner_id = preview.new_winner.pk
+        corrected.decided_by, corrected.decided_at = BracketMatch.DecidedBy.CORRECTION, now
+        affected = [loaded.matches[match.code] for match in (*preview.reset, *preview.stopped)]
+        for match in affected:
+            match.winner_id, match.status = None, BracketMatch.Status.WAITING
+            match.decided_by, match.decided_at = BracketMatch.DecidedBy.NOTHING, None
+        _void(_counting_links(affected), f"reset by the correction of {code}: {reason}", user)
+        _sync(loaded, touched={code, *(match.code for match in affected)}, user=user)
+    return preview
+
+
+def bracket_withdraw_team(*, bracket: Bracket, team: Team | int, reason: str, user) -> Bracket:
+    """A team withdraws: it forfeits every match it has not played (now or when it becomes
+    ready); results it already played are kept."""
+    require_league_organiser(user=user, league_id=bracket.season.league_id)
+    reason = " ".join((reason or "").split())
+    team_id = team.pk if isinstance(team, Team) else int(team)
+    with transaction.atomic():
+        bracket = _lock(bracket.pk)
+        if bracket.status != Bracket.Status.PUBLISHED:
+            raise ConflictError(
+                "Only a bracket being played takes withdrawals (in a draft, change the seeds)."
+            )
+        entry = bracket.entries.filter(team_id=team_id).first()
+        if entry is None:
+            raise DomainError("That team is not in this bracket.", field="team")
+        if entry.is_withdrawn:
+            raise ConflictError(f"{entry.team} has already withdrawn.")
+        entry.withdrawn_at, entry.withdrawal_reason = timezone.now(), reason[:300]
+        entry.save(update_fields=["withdrawn_at", "withdrawal_reason"])
+        _sync(_load(bracket), user=user)
+    return bracket
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a bracket (a selector: what the page and the API show)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameLine:
+    number: int
+    game_id: int
+    status: str
+    score: tuple[int, int]
+    winner: int | None
+    captain_token: str
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    match: BracketMatch
+    first: str
+    second: str
+    games: tuple[GameLine, ...]
+    wins: tuple[int, int]
+
+    @property
+    def is_live(self) -> bool:
+        return any(game.status == Game.Status.IN_PROGRESS for game in self.games)
+
+    @property
+    def score(self) -> tuple[int, int] | None:
+        """What the box shows: games won (best of N) or the one game's score."""
+        if all(game.status == Game.Status.SCHEDULED for game in self.games):
+            return None
+        if len(self.games) == 1 and self.wins in ((0, 0), (1, 0), (0, 1)):
+            return self.games[0].score
+        return self.wins
+
+
+@dataclass(frozen=True)
+class PlacingLine:
+    place: int
+    team: Team
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class BracketSummary:
+    bracket: Bracket
+    entries: list[BracketEntry]
+    matches: list[MatchLine]
+    placings: list[PlacingLine]
+    champion: Team | None
+
+    @property
+    def is_live(self) -> bool:
+        return self.bracket.status == Bracket.Status.PUBLISHED
+
+
+def bracket_summary(*, bracket: Bracket) -> BracketSummary:
+    """The bracket as pages and the API show it: each match with its teams (or what its slots
+    wait for), its games and score, and the placings so far."""
+    entries = list(bracket.entries.select_related("team").order_by("seed"))
+    teams = {entry.team_id: entry.team for entry in entries}
+    matches = list(bracket.matches.order_by("order"))
+    games: dict[int, list[GameLine]] = {}
+    for row in (
+        BracketMatchGame.objects.filter(
+            match__bracket=bracket, status=BracketMatchGame.Status.COUNTING
+        )
+        .order_by("match_id", "number")
+        .values(
+            "match_id",
+            "number",
+            "game_id",
+            "game__status",
+            "game__score_a",
+            "game__score_b",
+            "game__winner",
+            "game__captain_token",
+        )
+    ):
+        winner = {"A": 0, "B": 1}.get(row["game__winner"])
+        games.setdefault(row["match_id"], []).append(
+            GameLine(
+                number=row["number"],
+                game_id=row["game_id"],
+                status=row["game__status"],
+                score=(row["game__score_a"], row["game__score_b"]),
+                winner=winner,
+                captain_token=row["game__captain_token"],
+            )
+        )
+    lines = []
+    for match in matches:
+        played = games.get(match.pk, [])
+        wins = (
+            sum(game.winner == 0 for game in played),
+            sum(game.winner == 1 for game in played),
+        )
+        lines.append(
+            MatchLine(
+                match=match,
+                first=_side_name(match.first_team_id, match.first_slot, teams),
+                second=_side_name(match.second_team_id, match.second_slot, teams),
+                games=tuple(played),
+                wins=wins,
+            )
+        )
+    placings = _placings(bracket, entries, matches)
+    champion = next((line.team for line in placings if line.place == 1), None)
+    return BracketSummary(bracket, entries, lines, placings, champion)
+
+
+def _side_name(team_id: int | None, slot: dict, teams: dict[int, Team]) -> str:
+    if team_id is not None:
+        return teams[team_id].name
+    return slot.get("label", "")
+
+
+def _placings(
+    bracket: Bracket, entries: list[BracketEntry], matches: list[BracketMatch]
+) -> list[PlacingLine]:
+    team_by_seed = {entry.seed: entry.team for entry in entries}
+    seed_by_team = {entry.team_id: entry.seed for entry in entries}
+    withdrawn = {entry.team_id for entry in entries if entry.is_withdrawn}
+    results = {match.code: seed_by_team[match.winner_id] for match in matches if match.winner_id}
+    if bracket.kind == Bracket.Kind.ROUND_ROBIN:
+        if not all(match.status != BracketMatch.Status.READY for match in matches):
+            return []
+        wins = Counter(match.winner_id for match in matches if match.winner_id)
+        ordered = sorted(entries, key=lambda entry: (-wins[entry.team_id], entry.seed))
+        lines, place = [], 0
+        for index, entry in enumerate(ordered):
+            if index == 0 or wins[entry.team_id] != wins[ordered[index - 1].team_id]:
+                place = index + 1
+            lines.append(PlacingLine(place, entry.team, f"{wins[entry.team_id]} wins"))
+        return lines
+    state = play(bracket_structure(bracket, len(entries)), results)
+    return [
+        PlacingLine(
+            placing.place,
+            team_by_seed[placing.seed],
+            "withdrew" if team_by_seed[placing.seed].pk in withdrawn else "",
+        )
+        for placing in state.placings
+    ]
+
+
+def brackets_for_season(*, season: Season):
+    """A season's brackets, newest first (a selector)."""
+    return Bracket.objects.filter(season=season).order_by("-created_at")

@@ -1,0 +1,620 @@
+"""Services and selectors of individual (progressive) nights: the only writers of night plans.
+
+Words (see also ``tournaments.models.rotations`` and ``tournaments.domain.rotation``):
+
+- *present*: checked in for the night and not checked out.
+- *walk-in*: someone checked in who was not on the league's roster; added to it on the spot.
+- *late arrival*, *leaver*: someone checked in, or out, after the plan was published; a
+  *repair* re-plans the rounds not started yet for the people present, keeping every started
+  or finished round exactly as it was.
+- *substitute*: a new person who takes a leaver's seats in every round not started yet. The games
+  already played stay the leaver's; from then on the games are the substitute's, so stats follow
+  the real person at the table.
+
+The organiser's order of work: ``night_create`` → ``night_check_in`` (× N) → ``night_plan`` (as
+often as wanted) → ``night_publish`` → ``round_start`` / ``round_finish`` per round (with
+``night_repair`` between rounds when needed) → ``night_finish``.
+Every service takes the acting ``user`` and checks that they organise the night's league.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from league import services as league_services
+from league.access import require_league_organiser
+from league.errors import ConflictError, DomainError, NotFoundError
+from league.models import Attendance, Night, Player, Season
+from scoring import services as scoring_services
+from scoring.models import Game
+from tournaments.domain.rotation import (
+    Rotation,
+    Round,
+    build_rotation,
+    full_cycle_length,
+    replan_rotation,
+    rotation_report,
+)
+from tournaments.models import NightPlan, PlannedRound, Seat
+
+# ---------------------------------------------------------------------------------------------
+# Audited doors
+
+
+def night_get(*, pk: int) -> Night:
+    """A night anyone may look at (public pages)."""
+    night = Night.objects.select_related("season__league", "season__rulebook").filter(pk=pk).first()
+    if night is None:
+        raise NotFoundError("no such night")
+    return night
+
+
+def night_for_organiser(*, user, pk: int) -> Night:
+    """A night the ``user`` may run: an organiser of its league."""
+    night = night_get(pk=pk)
+    require_league_organiser(user=user, league_id=night.season.league_id)
+    return night
+
+
+def _lock_night(night: Night, user) -> Night:
+    """Lock the night row (parent of its plan, rounds and seats) for the transaction."""
+    require_league_organiser(user=user, league_id=night.season.league_id)
+    return Night.objects.select_for_update().select_related("season__rulebook").get(pk=night.pk)
+
+
+def _refuse_when_finished(night: Night) -> None:
+    if night.status == Night.Status.FINISHED:
+        raise ConflictError("this night is finished", code="night_finished")
+
+
+# ---------------------------------------------------------------------------------------------
+# Night and attendance
+
+
+def night_create(*, season: Season, date, venue: str = "", user) -> Night:
+    """A new night of an individual season, ready for check-in."""
+    require_league_organiser(user=user, league_id=season.league_id)
+    if season.format != Season.Format.INDIVIDUAL:
+        raise DomainError(
+            "rotating-partner nights belong to individual seasons; this season has fixed teams",
+            field="season",
+        )
+    if date is None:
+        raise DomainError("a night needs a date", field="date")
+    return Night.objects.create(season=season, date=date, venue=venue.strip())
+
+
+def night_check_in(*, night: Night, user, player: Player | None = None, name: str = "") -> Player:
+    """Check a roster player in, or a walk-in by name (added to the roster when new).
+
+    A name already on the roster checks that player in. Checking in someone who left earlier
+    brings them back. The plan is not changed here: a draft is generated again, a published
+    plan is repaired (``night_repair``).
+    """
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        _refuse_when_finished(night)
+        if player is None:
+            cleaned = " ".join(name.split())
+            if not cleaned:
+                raise DomainError("name the player to check in", field="name")
+            player = Player.objects.filter(
+                league_id=night.season.league_id, name__iexact=cleaned
+            ).first() or league_services.player_create(league=night.season.league, name=cleaned)
+        elif player.league_id != night.season.league_id:
+            raise DomainError(f"{player} is not on this league's roster", field="player")
+        attendance = Attendance.objects.filter(night=night, player=player).first()
+        if attendance is not None:
+            if attendance.left_at is None:
+                raise ConflictError(f"{player} is already checked in", code="checked_in")
+            attendance.left_at = None
+            attendance.save(update_fields=["left_at"])
+        else:
+            try:
+                with transaction.atomic():
+                    Attendance.objects.create(night=night, player=player)
+            except IntegrityError as error:
+                raise ConflictError(f"{player} is already checked in", code="checked_in") from error
+        if night.status == Night.Status.PLANNED:
+            night.status = Night.Status.CHECK_IN
+            night.save(update_fields=["status"])
+        return player
+
+
+def night_check_out(*, night: Night, player: Player, user) -> Attendance:
+    """An early leaver: they keep the games they played; repair the plan for the rest."""
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        _refuse_when_finished(night)
+        attendance = Attendance.objects.filter(night=night, player=player).first()
+        if attendance is None or attendance.left_at is not None:
+            raise DomainError(f"{player} is not checked in", field="player")
+        attendance.left_at = timezone.now()
+        attendance.save(update_fields=["left_at"])
+        return attendance
+
+
+def night_present_players(*, night: Night) -> list[Player]:
+    """Who is here now, in check-in order."""
+    return [
+        attendance.player
+        for attendance in Attendance.objects.filter(night=night, left_at__isnull=True)
+        .select_related("player")
+        .order_by("checked_in_at", "pk")
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Planning
+
+
+def _pairs(keep_apart: Collection[Sequence[int]]) -> list[frozenset[int]]:
+    pairs = []
+    for pair in keep_apart:
+        members = frozenset(int(p) for p in pair)
+        if len(members) != 2:
+            raise DomainError(
+                "a pair to keep apart names two different players", field="keep_apart"
+            )
+        pairs.append(members)
+    return pairs
+
+
+def _store_rounds(plan: NightPlan, rounds: Sequence[Round], first_number: int) -> None:
+    """Write rounds ``first_number…`` of ``plan`` with their seats (constraints check them)."""
+    seats = []
+    for offset, round_ in enumerate(rounds):
+        planned = PlannedRound.objects.create(plan=plan, number=first_number + offset)
+        for table_number, table in enumerate(round_.tables, start=1):
+            for seat, player_id in enumerate(table):
+                seats.append(
+                    Seat(round=planned, player_id=player_id, table_number=table_number, seat=seat)
+                )
+        seats.extend(Seat(round=planned, player_id=player_id) for player_id in round_.byes)
+    Seat.objects.bulk_create(seats)
+
+
+def _report(rotation: Rotation, players: Sequence[int], keep_apart) -> dict:
+    return rotation_report(rotation, players, keep_apart=keep_apart).as_dict()
+
+
+def night_plan(
+    *,
+    night: Night,
+    rounds: int,
+    user,
+    hands_per_game: int | None = None,
+    seed: int = 0,
+    keep_apart: Collection[Sequence[int]] = (),
+    fixed_tables: Mapping[int, int] | None = None,
+) -> NightPlan:
+    """Generate (or generate again) the night's draft rotation for the players present."""
+    if hands_per_game is not None and not 1 <= hands_per_game <= 100:
+        raise DomainError("hands per game must be between 1 and 100", field="hands_per_game")
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        _refuse_when_finished(night)
+        if night.season.format != Season.Format.INDIVIDUAL:
+            raise DomainError(
+                "partner rotations are for individual seasons; this season has fixed teams",
+                field="season",
+            )
+        plan = NightPlan.objects.filter(night=night).first()
+        if plan is not None and plan.status == NightPlan.Status.PUBLISHED:
+            raise ConflictError(
+                "the plan is published; repair it instead of generating a new one",
+                code="published",
+            )
+        players = [player.pk for player in night_present_players(night=night)]
+        if len(players) < 4:
+            raise DomainError(
+                f"{len(players)} players are checked in; a rotation needs at least 4",
+                field="players",
+            )
+        pairs = _pairs(keep_apart)
+        fixed = {int(player): int(table) for player, table in (fixed_tables or {}).items()}
+        rotation = build_rotation(players, rounds, seed=seed, keep_apart=pairs, fixed_table=fixed)
+        if plan is None:
+            plan = NightPlan(night=night)
+        else:
+            plan.planned_rounds.all().delete()
+        plan.rounds = rounds
+        plan.hands_per_game = hands_per_game
+        plan.seed = seed
+        plan.keep_apart = [sorted(pair) for pair in pairs]
+        plan.fixed_tables = {str(player): table for player, table in fixed.items()}
+        plan.report = _report(rotation, players, pairs)
+        plan.save()
+        _store_rounds(plan, rotation.rounds, first_number=1)
+        return plan
+
+
+def night_publish(*, night: Night, user) -> NightPlan:
+    """Make the draft plan the night's: players see it, rounds can start."""
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        _refuse_when_finished(night)
+        plan = _plan_of(night)
+        if plan.status == NightPlan.Status.PUBLISHED:
+            raise ConflictError("the plan is already published", code="published")
+        planned = {
+            seat.player_id for seat in Seat.objects.filter(round__plan=plan, round__number=1)
+        }
+        present = {player.pk for player in night_present_players(night=night)}
+        if planned != present:
+            raise ConflictError(
+                "who is checked in changed since the plan was generated; generate it again",
+                code="roster_changed",
+            )
+        plan.status = NightPlan.Status.PUBLISHED
+        plan.save(update_fields=["status", "updated_at"])
+        return plan
+
+
+def _plan_of(night: Night) -> NightPlan:
+    plan = NightPlan.objects.filter(night=night).first()
+    if plan is None:
+        raise DomainError("generate a plan first", field="plan")
+    return plan
+
+
+def _published_plan(night: Night) -> NightPlan:
+    plan = _plan_of(night)
+    if plan.status != NightPlan.Status.PUBLISHED:
+        raise DomainError("publish the plan first", field="plan")
+    return plan
+
+
+def _round_of(plan: NightPlan, number: int) -> PlannedRound:
+    planned = PlannedRound.objects.select_for_update().filter(plan=plan, number=number).first()
+    if planned is None:
+        raise NotFoundError(f"the plan has no round {number}")
+    return planned
+
+
+def _tables_still_playing(night: Night, number: int) -> list[int]:
+    return list(
+        Game.objects.filter(night=night, round_number=number)
+        .exclude(status=Game.Status.FINISHED)
+        .order_by("table_number")
+        .values_list("table_number", flat=True)
+    )
+
+
+def _finish_round(night: Night, planned: PlannedRound) -> None:
+    playing = _tables_still_playing(night, planned.number)
+    if playing:
+        tables = ", ".join(str(t) for t in playing)
+        word = "table" if len(playing) == 1 else "tables"
+        raise ConflictError(
+            f"round {planned.number} is still playing at {word} {tables}", code="still_playing"
+        )
+    planned.status = PlannedRound.Status.FINISHED
+    planned.finished_at = timezone.now()
+    planned.save(update_fields=["status", "finished_at"])
+
+
+def round_start(*, night: Night, number: int, user) -> list[Game]:
+    """Start round ``number``: one game per table, seated as planned, seat 0 dealing first.
+
+    The round before must be over (it is marked finished here when all its games are).
+    """
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        _refuse_when_finished(night)
+        plan = _published_plan(night)
+        planned = _round_of(plan, number)
+        if planned.status != PlannedRound.Status.PLANNED:
+            raise ConflictError(f"round {number} has already started", code="started")
+        if number > 1:
+            previous = _round_of(plan, number - 1)
+            if previous.status == PlannedRound.Status.PLANNED:
+                raise ConflictError(f"start round {number - 1} first", code="order")
+            if previous.status == PlannedRound.Status.STARTED:
+                _finish_round(night, previous)
+        seats = list(planned.seats.select_related("player").order_by("table_number", "seat"))
+        present = {player.pk for player in night_present_players(night=night)}
+        gone = [seat.player.name for seat in seats if seat.player_id not in present]
+        if gone:
+            raise ConflictError(
+                f"{', '.join(gone)} {'has' if len(gone) == 1 else 'have'} left; repair the plan "
+                "before starting the round",
+                code="needs_repair",
+            )
+        tables: dict[int, list[Player]] = {}
+        for seat in seats:
+            if seat.table_number is not None:
+                tables.setdefault(seat.table_number, []).append(seat.player)
+        games = [
+            scoring_services.game_create(
+                season=night.season,
+                seats=tuple(players),
+                night=night,
+                round_number=number,
+                table_number=table_number,
+                first_dealer_seat=0,
+            )
+            for table_number, players in sorted(tables.items())
+        ]
+        planned.status = PlannedRound.Status.STARTED
+        planned.started_at = timezone.now()
+        planned.save(update_fields=["status", "started_at"])
+        if night.status != Night.Status.PLAYING:
+            night.status = Night.Status.PLAYING
+            night.save(update_fields=["status"])
+        return games
+
+
+def round_finish(*, night: Night, number: int, user) -> PlannedRound:
+    """Close a started round once every table's game is over."""
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        plan = _published_plan(night)
+        planned = _round_of(plan, number)
+        if planned.status != PlannedRound.Status.STARTED:
+            raise ConflictError(
+                f"round {number} is {planned.get_status_display().lower()}, not playing",
+                code="not_started",
+            )
+        _finish_round(night, planned)
+        return planned
+
+
+def _played_rounds(plan: NightPlan) -> list[PlannedRound]:
+    return list(
+        plan.planned_rounds.exclude(status=PlannedRound.Status.PLANNED)
+        .prefetch_related("seats")
+        .order_by("number")
+    )
+
+
+def _as_round(planned: PlannedRound) -> Round:
+    tables: dict[int, list[tuple[int, int]]] = {}
+    byes = []
+    for seat in planned.seats.all():
+        if seat.table_number is None:
+            byes.append(seat.player_id)
+        else:
+            tables.setdefault(seat.table_number, []).append((seat.seat, seat.player_id))
+    return Round(
+        tables=tuple(
+            tuple(player for _, player in sorted(table)) for _, table in sorted(tables.items())
+        ),
+        byes=tuple(sorted(byes)),
+    )
+
+
+def night_repair(
+    *,
+    night: Night,
+    user,
+    total_rounds: int | None = None,
+    substitute_for: Player | None = None,
+    substitute: Player | None = None,
+    substitute_name: str = "",
+) -> NightPlan:
+    """Re-plan the rounds not started yet; started and finished rounds stay exactly as they are.
+
+    Without a substitute: a new rotation for the people present now (late arrivals in, leavers
+    out), over ``total_rounds`` (default: the plan's). With ``substitute_for`` and a substitute
+    (a roster player or a walk-in's name): the substitute takes that person's seats in every
+    round not started yet; the leaver is checked out and the substitute checked in.
+    """
+    if substitute_for is not None:
+        return _substitute(
+            night=night, user=user, leaver=substitute_for, player=substitute, name=substitute_name
+        )
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        _refuse_when_finished(night)
+        plan = _published_plan(night)
+        played = _played_rounds(plan)
+        total = total_rounds or plan.rounds
+        players = [player.pk for player in night_present_players(night=night)]
+        if len(players) < 4:
+            raise DomainError(
+                f"{len(players)} players are here; a rotation needs at least 4", field="players"
+            )
+        played_rounds = [_as_round(planned) for planned in played]
+        if not played_rounds and total > full_cycle_length(len(players)):
+            total = full_cycle_length(len(players))
+        pairs = _pairs(plan.keep_apart)
+        pairs = [pair for pair in pairs if pair <= set(players)]
+        fixed = {
+            int(player): table
+            for player, table in plan.fixed_tables.items()
+            if int(player) in players and table <= len(players) // 4
+        }
+        rotation = replan_rotation(
+            played_rounds, players, total, seed=plan.seed, keep_apart=pairs, fixed_table=fixed
+        )
+        if tuple(rotation.rounds[: len(played_rounds)]) != tuple(played_rounds):
+            raise DomainError("the repair would change a round already played")  # a bug guard
+        plan.planned_rounds.filter(status=PlannedRound.Status.PLANNED).delete()
+        _store_rounds(plan, rotation.rounds[len(played_rounds) :], first_number=len(played) + 1)
+        plan.rounds = total
+        plan.report = _report(rotation, players, pairs)
+        plan.save(update_fields=["rounds", "report", "updated_at"])
+        return plan
+
+
+def _substitute(*, night: Night, user, leaver: Player, player: Player | None, name: str):
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        _refuse_when_finished(night)
+        plan = _published_plan(night)
+        if player is None and not " ".join(name.split()):
+            raise DomainError("name the substitute", field="substitute")
+        attendance = Attendance.objects.filter(night=night, player=leaver).first()
+        if attendance is None:
+            raise DomainError(f"{leaver} is not playing tonight", field="substitute_for")
+        substitute = night_check_in(night=night, user=user, player=player, name=name)
+        if Seat.objects.filter(round__plan=plan, player=substitute).exists():
+            raise ConflictError(
+                f"{substitute} already has seats tonight; choose someone else", code="seated"
+            )
+        if attendance.left_at is None:
+            night_check_out(night=night, player=leaver, user=user)
+        Seat.objects.filter(
+            round__plan=plan, round__status=PlannedRound.Status.PLANNED, player=leaver
+        ).update(player=substitute)
+        plan.save(update_fields=["updated_at"])
+        return plan
+
+
+def night_finish(*, night: Night, user) -> Night:
+    """End the night. A playing round is closed when its games are over; rounds never started
+    stay in the plan unplayed."""
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        _refuse_when_finished(night)
+        plan = NightPlan.objects.filter(night=night).first()
+        if plan is not None:
+            for planned in plan.planned_rounds.select_for_update().filter(
+                status=PlannedRound.Status.STARTED
+            ):
+                _finish_round(night, planned)
+        night.status = Night.Status.FINISHED
+        night.save(update_fields=["status"])
+        return night
+
+
+# ---------------------------------------------------------------------------------------------
+# Selectors (reads for pages and the API)
+
+
+@dataclass
+class TablePlace:
+    number: int
+    players: list[Player]
+    game: Game | None = None
+
+    @property
+    def side_a(self) -> tuple[Player, Player]:
+        return (self.players[0], self.players[2])
+
+    @property
+    def side_b(self) -> tuple[Player, Player]:
+        return (self.players[1], self.players[3])
+
+
+@dataclass
+class RoundChart:
+    number: int
+    status: str
+    tables: list[TablePlace] = field(default_factory=list)
+    byes: list[Player] = field(default_factory=list)
+
+    @property
+    def status_label(self) -> str:
+        return PlannedRound.Status(self.status).label
+
+
+def night_chart(*, night: Night) -> list[RoundChart]:
+    """Every round of the night's plan: each table's four players clockwise, the byes, and the
+    game when the round has started."""
+    plan = NightPlan.objects.filter(night=night).first()
+    if plan is None:
+        return []
+    games = {
+        (game.round_number, game.table_number): game
+        for game in Game.objects.filter(night=night).select_related(
+            "seat_0", "seat_1", "seat_2", "seat_3"
+        )
+    }
+    charts = []
+    rounds = plan.planned_rounds.order_by("number").prefetch_related("seats__player")
+    for planned in rounds:
+        chart = RoundChart(number=planned.number, status=planned.status)
+        tables: dict[int, list[Seat]] = {}
+        for seat in planned.seats.all():
+            if seat.table_number is None:
+                chart.byes.append(seat.player)
+            else:
+                tables.setdefault(seat.table_number, []).append(seat)
+        for number, seats in sorted(tables.items()):
+            ordered = [seat.player for seat in sorted(seats, key=lambda s: s.seat)]
+            chart.tables.append(
+                TablePlace(number=number, players=ordered, game=games.get((planned.number, number)))
+            )
+        chart.byes.sort(key=lambda player: player.name)
+        charts.append(chart)
+    return charts
+
+
+@dataclass
+class PlayerRound:
+    """Where one player sits in one round: table and seat, partner and opponents, or a bye."""
+
+    number: int
+    status: str
+    table: int | None
+    seat: int | None
+    partner: Player | None
+    opponents: list[Player]
+    game: Game | None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.table is None
+
+    @property
+    def deals_first(self) -> bool:
+        return self.seat == 0
+
+    @property
+    def score(self) -> str:
+        """The player's side first: "10–6"; empty until the game has a score."""
+        if self.game is None or self.game.status == Game.Status.SCHEDULED:
+            return ""
+        ours, theirs = self.game.score_a, self.game.score_b
+        if self.seat in (1, 3):
+            ours, theirs = theirs, ours
+        return f"{ours}–{theirs}"
+
+
+def player_schedule(*, night: Night, player: Player, charts=None) -> list[PlayerRound]:
+    """ "Where do I sit next": the player's rounds in order (``charts`` from ``night_chart``)."""
+    schedule = []
+    for chart in charts if charts is not None else night_chart(night=night):
+        place = None
+        for table in chart.tables:
+            ids = [p.pk for p in table.players]
+            if player.pk in ids:
+                seat = ids.index(player.pk)
+                place = PlayerRound(
+                    number=chart.number,
+                    status=chart.status,
+                    table=table.number,
+                    seat=seat,
+                    partner=table.players[(seat + 2) % 4],
+                    opponents=[table.players[(seat + 1) % 4], table.players[(seat + 3) % 4]],
+                    game=table.game,
+                )
+        if place is None and any(p.pk == player.pk for p in chart.byes):
+            place = PlayerRound(chart.number, chart.status, None, None, None, [], None)
+        if place is not None:
+            schedule.append(place)
+    return schedule
+
+
+def night_players(*, night: Night) -> list[Player]:
+    """Everyone with a seat in the plan or checked in, by name."""
+    ids = set(Seat.objects.filter(round__plan__night=night).values_list("player_id", flat=True))
+    ids |= set(Attendance.objects.filter(night=night).values_list("player_id", flat=True))
+    return list(Player.objects.filter(pk__in=ids).order_by("name"))
+
+
+def night_game_length(*, night: Night) -> str:
+    """The game length in words: the plan's override or the season rulebook's."""
+    plan = NightPlan.objects.filter(night=night).first()
+    if plan is not None and plan.hands_per_game:
+        return f"{plan.hands_per_game} hands a game"
+    options = night.season.rulebook.options
+    if options.get("game_length") == "hands":
+        return f"{options.get('hands_per_game')} hands a game"
+    return f"games to {options.get('target_score')} points"

@@ -1,0 +1,410 @@
+"""Bracket pages: the public bracket (a server-side SVG that htmx refreshes while matches are
+being played) and the organiser's screens to build, seed, publish, correct and take withdrawals.
+
+Views parse, call one service (``tournaments.services.brackets``) and render. The drawing is laid
+out here (pure arithmetic on the matches) and rendered by ``templates/brackets/_drawing.html``:
+
+- a *section* is one part of the bracket (winners', losers', grand final, third place, round
+  robin), drawn as its own picture; its *columns* are its rounds;
+- a *box* is a match: two rows (its two teams, or what each slot waits for) with the score on the
+  right; a bye match is laid out but not drawn;
+- a *line* joins a feeder match to the slot it feeds, within one section.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_http_methods, require_POST
+
+from league.access import is_league_organiser
+from league.errors import AccessDeniedError, DomainError, NotFoundError
+from league.models import Season
+from tournaments.api.brackets import correction_message
+from tournaments.models import Bracket, BracketMatch
+from tournaments.services import brackets as services
+
+BOX_WIDTH, ROW_HEIGHT = 156, 24
+BOX_HEIGHT = 2 * ROW_HEIGHT
+CODE_WIDTH = 34
+COLUMN_GAP, ROW_GAP, HEADER = 20, 14, 26
+"""Two rounds side by side fit a 360-pixel phone (332 pixels of drawing) without scrolling."""
+NAME_LENGTH = 14
+"""Characters of a 12.5-pixel team name that fit between the code and the score."""
+
+PART_TITLES = {
+    BracketMatch.Part.WINNERS: "Winners' bracket",
+    BracketMatch.Part.LOSERS: "Losers' bracket",
+    BracketMatch.Part.FINAL: "Grand final",
+    BracketMatch.Part.THIRD_PLACE: "Third place",
+    BracketMatch.Part.ROUND_ROBIN: "Round robin",
+    BracketMatch.Part.POOL: "Pools",
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Drawing
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    name: str
+    score: str
+    is_winner: bool
+    is_known: bool
+    y: int
+
+
+@dataclass
+class Box:
+    code: str
+    x: int
+    y: int
+    rows: tuple[Row, Row]
+    status: str
+    is_live: bool
+
+
+@dataclass
+class Section:
+    title: str
+    width: int
+    height: int
+    headers: list[tuple[int, str]] = field(default_factory=list)
+    boxes: list[Box] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def slug(self) -> str:
+        return self.title.lower().replace("'", "").replace(" ", "-")
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= NAME_LENGTH else name[: NAME_LENGTH - 1] + "…"
+
+
+def _round_title(part: str, round_number: int, rounds: int, kind: str) -> str:
+    if part == BracketMatch.Part.FINAL:
+        return "Final" if round_number == 1 else "Reset"
+    if part == BracketMatch.Part.THIRD_PLACE:
+        return "3rd place"
+    if part == BracketMatch.Part.WINNERS and kind == Bracket.Kind.SINGLE:
+        from_end = rounds - round_number
+        if from_end == 0:
+            return "Final"
+        if from_end == 1:
+            return "Semi-finals"
+        if from_end == 2:
+            return "Quarter-finals"
+    return f"Round {round_number}"
+
+
+def bracket_drawing(summary: services.BracketSummary) -> list[Section]:
+    """Lay out each part of the bracket: rounds as columns, a match midway between its feeders."""
+    parts: dict[str, list[services.MatchLine]] = {}
+    for line in summary.matches:
+        parts.setdefault(line.match.part, []).append(line)
+    sections = []
+    for part in PART_TITLES:
+        lines = parts.get(part)
+        if not lines:
+            continue
+        rounds = sorted({line.match.round for line in lines})
+        column_of = {number: index for index, number in enumerate(rounds)}
+        centre: dict[str, float] = {}
+        last_in_column: dict[int, float] = {}
+        unit = BOX_HEIGHT + ROW_GAP
+        for line in sorted(lines, key=lambda line: (line.match.round, line.match.order)):
+            match = line.match
+            column = column_of[match.round]
+            feeders = [
+                centre[slot["match"]]
+                for slot in (match.first_slot, match.second_slot)
+                if slot.get("match") in centre
+            ]
+            wanted = sum(feeders) / len(feeders) if feeders else 0
+            lowest = last_in_column.get(column, -unit) + unit
+            centre[match.code] = max(wanted, lowest)
+            last_in_column[column] = centre[match.code]
+        top = HEADER
+        section = Section(
+            title=PART_TITLES[part],
+            width=len(rounds) * (BOX_WIDTH + COLUMN_GAP) - COLUMN_GAP + 2,
+            height=int(max(centre.values()) + BOX_HEIGHT + top + 2),
+        )
+        section.headers = [
+            (
+                index * (BOX_WIDTH + COLUMN_GAP) + BOX_WIDTH // 2,
+                _round_title(part, number, len(rounds), summary.bracket.kind),
+            )
+            for index, number in enumerate(rounds)
+        ]
+        drawn = {}
+        for line in lines:
+            match = line.match
+            if match.is_bye:
+                continue
+            x = column_of[match.round] * (BOX_WIDTH + COLUMN_GAP) + 1
+            y = int(centre[match.code]) + top
+            score = line.score
+            rows = tuple(
+                Row(
+                    name=_short(name),
+                    score="" if score is None else str(score[index]),
+                    is_winner=match.winner_id is not None and match.winner_id == team_id,
+                    is_known=team_id is not None,
+                    y=y + index * ROW_HEIGHT,
+                )
+                for index, (name, team_id) in enumerate(
+                    ((line.first, match.first_team_id), (line.second, match.second_team_id))
+                )
+            )
+            drawn[match.code] = (x, y)
+            section.boxes.append(Box(match.code, x, y, rows, match.status, line.is_live))
+        for line in lines:
+            match = line.match
+            if match.code not in drawn:
+                continue
+            x, y = drawn[match.code]
+            for index, slot in enumerate((match.first_slot, match.second_slot)):
+                feeder = drawn.get(slot.get("match")) if slot.get("kind") == "winner" else None
+                if feeder is None:
+                    continue
+                start_x, start_y = feeder[0] + BOX_WIDTH, feeder[1] + ROW_HEIGHT
+                end_y = y + ROW_HEIGHT // 2 + index * ROW_HEIGHT
+                middle = start_x + COLUMN_GAP // 2
+                section.lines.append(f"M{start_x} {start_y}H{middle}V{end_y}H{x}")
+        sections.append(section)
+    return sections
+
+
+# --------------------------------------------------------------------------------------------
+# The public page
+# --------------------------------------------------------------------------------------------
+
+
+def _public_bracket(pk: int) -> Bracket:
+    bracket = Bracket.objects.select_related("season__league").filter(pk=pk).first()
+    if bracket is None:
+        raise Http404("no such bracket")
+    return bracket
+
+
+def bracket_page(request, pk: int) -> HttpResponse:
+    """The public bracket; htmx polls it (``HX-Request``) for the live part alone."""
+    bracket = _public_bracket(pk)
+    summary = services.bracket_summary(bracket=bracket)
+    context = {
+        "bracket": bracket,
+        "summary": summary,
+        "sections": bracket_drawing(summary),
+        "box": {"width": BOX_WIDTH, "height": BOX_HEIGHT, "row": ROW_HEIGHT, "code": CODE_WIDTH},
+    }
+    template = "brackets/_live.html" if request.htmx else "brackets/page.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+# --------------------------------------------------------------------------------------------
+# Organiser screens
+# --------------------------------------------------------------------------------------------
+
+
+def _organised_seasons(user):
+    seasons = Season.objects.filter(format=Season.Format.TEAMS).select_related("league")
+    if not user.is_superuser:
+        seasons = seasons.filter(league__roles__user=user)
+    return seasons.order_by("league__name", "name")
+
+
+def _managed_bracket(request, pk: int) -> Bracket:
+    bracket = _public_bracket(pk)
+    if not is_league_organiser(user=request.user, league_id=bracket.season.league_id):
+        raise PermissionDenied("only an organiser of this league may manage its brackets")
+    return bracket
+
+
+@login_required
+def manage_brackets(request) -> HttpResponse:
+    """The organiser's brackets, and the form to build a new one."""
+    seasons = list(_organised_seasons(request.user))
+    brackets = Bracket.objects.filter(season__in=seasons).select_related("season__league")
+    return render(
+        request,
+        "brackets/manage_list.html",
+        {"brackets": brackets, "seasons": seasons, "kinds": services.SUPPORTED_KINDS},
+    )
+
+
+def _form_options(data) -> dict:
+    def number(name: str, default: int) -> int:
+        value = (data.get(name) or "").strip()
+        if not value:
+            return default
+        if not value.isdigit():
+            raise DomainError(f"{name.replace('_', ' ')} must be a whole number", field=name)
+        return int(value)
+
+    return {
+        "kind": data.get("kind", ""),
+        "name": data.get("name", ""),
+        "best_of": number("best_of", 1),
+        "third_place": data.get("third_place") == "on",
+        "grand_final_reset": data.get("grand_final_reset") == "on",
+        "cycles": number("cycles", 1),
+    }, number
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_bracket_new(request) -> HttpResponse:
+    """Build a bracket: pick the season, the kind and its options, and seed it from the
+    standings (the top N) or by hand (a seed number beside each team)."""
+    seasons = list(_organised_seasons(request.user))
+    season = next(
+        (s for s in seasons if str(s.pk) == (request.POST or request.GET).get("season", "")), None
+    )
+    context = {
+        "seasons": seasons,
+        "season": season,
+        "kinds": services.SUPPORTED_KINDS,
+        "teams": list(season.teams.filter(is_withdrawn=False)) if season else [],
+        "values": request.POST or request.GET,
+    }
+    if request.method == "POST":
+        try:
+            if season is None:
+                raise DomainError("Pick one of your team seasons.", field="season")
+            options, number = _form_options(request.POST)
+            if request.POST.get("seeding") == "manual":
+                seeded = sorted(
+                    (number(f"seed_{team.pk}", 0), team.pk)
+                    for team in context["teams"]
+                    if request.POST.get(f"seed_{team.pk}", "").strip()
+                )
+                options["teams"] = [team_id for _seed, team_id in seeded]
+            else:
+                options["team_count"] = number("team_count", 0)
+            bracket = services.bracket_create(season=season, user=request.user, **options)
+        except AccessDeniedError as error:
+            raise PermissionDenied(error.message) from error
+        except DomainError as error:
+            context["error"] = error.message
+            return render(request, "brackets/manage_new.html", context, status=400)
+        return redirect("brackets:manage-detail", pk=bracket.pk)
+    return render(request, "brackets/manage_new.html", context)
+
+
+@login_required
+def manage_bracket(request, pk: int) -> HttpResponse:
+    """Review the seeds (and the cut line), publish, see the captain links, correct, withdraw."""
+    bracket = _managed_bracket(request, pk)
+    return _manage_page(request, bracket)
+
+
+def _manage_page(request, bracket: Bracket, *, error: str = "", status: int = 200):
+    summary = services.bracket_summary(bracket=bracket)
+    decided = [
+        line
+        for line in summary.matches
+        if line.match.status == BracketMatch.Status.DECIDED and line.match.second_team_id
+    ]
+    playing = [line for line in summary.matches if line.match.status == BracketMatch.Status.READY]
+    context = {
+        "bracket": bracket,
+        "summary": summary,
+        "decided": decided,
+        "playing": playing,
+        "error": error,
+        "public_url": reverse("brackets:page", args=[bracket.pk]),
+    }
+    return render(request, "brackets/manage_detail.html", context, status=status)
+
+
+@login_required
+@require_POST
+def manage_bracket_publish(request, pk: int) -> HttpResponse:
+    bracket = _managed_bracket(request, pk)
+    try:
+        services.bracket_publish(bracket=bracket, user=request.user)
+    except DomainError as error:
+        return _manage_page(request, bracket, error=error.message, status=409)
+    return redirect("brackets:manage-detail", pk=bracket.pk)
+
+
+@login_required
+@require_POST
+def manage_bracket_withdraw(request, pk: int) -> HttpResponse:
+    bracket = _managed_bracket(request, pk)
+    try:
+        team = request.POST.get("team", "")
+        if not team.isdigit():
+            raise DomainError("Pick the team that withdraws.", field="team")
+        services.bracket_withdraw_team(
+            bracket=bracket,
+            team=int(team),
+            reason=request.POST.get("reason", ""),
+            user=request.user,
+        )
+    except (NotFoundError, DomainError) as error:
+        return _manage_page(request, bracket, error=error.message, status=400)
+    return redirect("brackets:manage-detail", pk=bracket.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_bracket_correct(request, pk: int) -> HttpResponse:
+    """GET: the preview of a correction (which later matches it resets); POST: apply it, with
+    the reset list the organiser saw and a reason."""
+    bracket = _managed_bracket(request, pk)
+    data = request.POST if request.method == "POST" else request.GET
+    code, winner = data.get("match", ""), data.get("winner", "")
+    try:
+        if not winner.isdigit():
+            raise DomainError("Pick the team that really won.", field="winner")
+        if request.method == "POST":
+            services.bracket_correct(
+                bracket=bracket,
+                code=code,
+                winner=int(winner),
+                reason=data.get("reason", ""),
+                reset=[value for value in data.getlist("reset") if value],
+                user=request.user,
+            )
+            return redirect("brackets:manage-detail", pk=bracket.pk)
+        preview = services.bracket_correction_preview(
+            bracket=bracket, code=code, winner=int(winner), user=request.user
+        )
+    except DomainError as error:
+        if request.method == "POST" and code and winner.isdigit():
+            try:
+                preview = services.bracket_correction_preview(
+                    bracket=bracket, code=code, winner=int(winner), user=request.user
+                )
+            except DomainError:
+                return _manage_page(request, bracket, error=error.message, status=400)
+            return render(
+                request,
+                "brackets/manage_correct.html",
+                {
+                    "bracket": bracket,
+                    "preview": preview,
+                    "message": correction_message(preview),
+                    "error": error.message,
+                },
+                status=409 if error.code == "preview_stale" else 400,
+            )
+        return _manage_page(request, bracket, error=error.message, status=400)
+    return render(
+        request,
+        "brackets/manage_correct.html",
+        {"bracket": bracket, "preview": preview, "message": correction_message(preview)},
+    )

@@ -1,0 +1,394 @@
+"""Pages of individual nights: the organiser's night desk, the players' page, and printables.
+
+- ``/manage/nights/<id>/``: the organiser runs the night (login, organiser of the league): check
+  players in (walk-ins by name), choose rounds and game length, generate and read the report,
+  publish, start each round (captain links and QR codes), see which tables still play, repair.
+- ``/nights/<id>/``: the players' page: who sits where in each round, "find my seat" by name.
+- ``/nights/<id>/print/chart/`` and ``/print/cards/``: the chart with names and a personal score
+  card per player; ``/manage/nights/<id>/rounds/<n>/tents/``: table tents with the captain QR
+  code (organisers only: the code is the table's scoring secret). ``?paper=letter`` or ``a4``.
+
+Views parse the request, call one service from ``tournaments.services.nights`` and render; a
+refused action comes back as a message on the night's page. Forms work without JavaScript; htmx
+only refreshes the list of tables still playing.
+"""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_POST
+
+from league.errors import AccessDeniedError, DomainError, NotFoundError
+from league.models import Attendance, Player
+from scoring.models import Game
+from tournaments.domain.rotation import full_cycle_length
+from tournaments.models import NightPlan, PlannedRound
+from tournaments.services import nights as services
+
+PAPERS = {"a4": "A4", "letter": "letter"}
+
+
+def _organiser_night(request, pk: int):
+    try:
+        return services.night_for_organiser(user=request.user, pk=pk)
+    except NotFoundError as error:
+        raise Http404(error.message) from error
+    except AccessDeniedError as error:
+        raise PermissionDenied(error.message) from error
+
+
+def _public_night(pk: int):
+    try:
+        return services.night_get(pk=pk)
+    except NotFoundError as error:
+        raise Http404(error.message) from error
+
+
+def _back(night) -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse("night-manage", args=[night.pk]), status=303)
+
+
+def _run(request, night, action, done: str):
+    """Call one service; say what happened, or why it was refused, on the night's page."""
+    try:
+        result = action()
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done.format(result=result) if "{" in done else done)
+    return _back(night)
+
+
+def _number(value: str, default: int | None = None) -> int | None:
+    value = (value or "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise DomainError(f"{value!r} is not a whole number")
+    return int(value)
+
+
+def _paper(request) -> str:
+    return PAPERS.get(request.GET.get("paper", "").lower(), "A4")
+
+
+# --- the organiser's night desk ---------------------------------------------------------------
+
+
+def _tables_context(night, charts) -> dict:
+    playing = next((c for c in charts if c.status == PlannedRound.Status.STARTED), None)
+    upcoming = next((c for c in charts if c.status == PlannedRound.Status.PLANNED), None)
+    still_playing = []
+    if playing is not None:
+        still_playing = [
+            t for t in playing.tables if t.game and t.game.status != Game.Status.FINISHED
+        ]
+    return {
+        "night": night,
+        "playing": playing,
+        "upcoming": upcoming,
+        "still_playing": still_playing,
+        "round_over": playing is not None and not still_playing,
+    }
+
+
+@login_required
+@require_GET
+def night_manage(request, pk: int):
+    night = _organiser_night(request, pk)
+    plan = NightPlan.objects.filter(night=night).first()
+    charts = services.night_chart(night=night)
+    attendances = list(night.attendances.select_related("player").order_by("player__name"))
+    checked = {a.player_id for a in attendances}
+    present = [a.player for a in attendances if a.left_at is None]
+    roster = Player.objects.filter(league_id=night.season.league_id, is_active=True).exclude(
+        pk__in=checked
+    )
+    planned_ids = set()
+    if charts:
+        first_open = next((c for c in charts if c.status == PlannedRound.Status.PLANNED), None)
+        if first_open is not None:
+            planned_ids = {p.pk for t in first_open.tables for p in t.players}
+            planned_ids |= {p.pk for p in first_open.byes}
+    present_ids = {p.pk for p in present}
+    needs_repair = bool(
+        plan
+        and plan.status == NightPlan.Status.PUBLISHED
+        and planned_ids
+        and planned_ids != present_ids
+    )
+    context = {
+        **_tables_context(night, charts),
+        "plan": plan,
+        "charts": charts,
+        "attendances": attendances,
+        "present": present,
+        "left": [a.player for a in attendances if a.left_at is not None],
+        "roster": roster,
+        "full_cycle": full_cycle_length(len(present)) if len(present) >= 4 else 0,
+        "game_length": services.night_game_length(night=night),
+        "needs_repair": needs_repair,
+        "roster_changed": bool(
+            plan and plan.status == NightPlan.Status.DRAFT and planned_ids != present_ids
+        ),
+        "is_finished": night.status == night.Status.FINISHED,
+    }
+    return render(request, "nights/manage.html", context)
+
+
+@login_required
+@require_GET
+def night_tables(request, pk: int):
+    """The round in play, table by table (polled by htmx every few seconds)."""
+    night = _organiser_night(request, pk)
+    response = render(
+        request, "nights/_tables.html", _tables_context(night, services.night_chart(night=night))
+    )
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@login_required
+@require_POST
+def night_check_in(request, pk: int):
+    night = _organiser_night(request, pk)
+    player = None
+    player_id = request.POST.get("player", "")
+    if player_id.isdigit():
+        player = Player.objects.filter(pk=int(player_id)).first()
+    name = request.POST.get("name", "")
+    return _run(
+        request,
+        night,
+        lambda: services.night_check_in(night=night, user=request.user, player=player, name=name),
+        "{result} is checked in.",
+    )
+
+
+@login_required
+@require_POST
+def night_check_out(request, pk: int):
+    night = _organiser_night(request, pk)
+    attendance = Attendance.objects.filter(night=night, player_id=request.POST.get("player") or 0)
+    player = attendance.first().player if attendance.exists() else None
+    if player is None:
+        messages.error(request, "that player is not checked in")
+        return _back(night)
+    return _run(
+        request,
+        night,
+        lambda: services.night_check_out(night=night, player=player, user=request.user),
+        f"{player} has left. Repair the plan before the next round.",
+    )
+
+
+@login_required
+@require_POST
+def night_plan(request, pk: int):
+    night = _organiser_night(request, pk)
+
+    def plan():
+        return services.night_plan(
+            night=night,
+            user=request.user,
+            rounds=_number(request.POST.get("rounds"), 0),
+            hands_per_game=_number(request.POST.get("hands_per_game")),
+            seed=_number(request.POST.get("seed"), 0),
+        )
+
+    return _run(request, night, plan, "Plan generated: read its report, then publish it.")
+
+
+@login_required
+@require_POST
+def night_publish(request, pk: int):
+    night = _organiser_night(request, pk)
+    return _run(
+        request,
+        night,
+        lambda: services.night_publish(night=night, user=request.user),
+        "Published: players can see where they sit.",
+    )
+
+
+@login_required
+@require_POST
+def round_start(request, pk: int, number: int):
+    night = _organiser_night(request, pk)
+    return _run(
+        request,
+        night,
+        lambda: services.round_start(night=night, number=number, user=request.user),
+        f"Round {number} has started: hand each table its captain link.",
+    )
+
+
+@login_required
+@require_POST
+def round_finish(request, pk: int, number: int):
+    night = _organiser_night(request, pk)
+    return _run(
+        request,
+        night,
+        lambda: services.round_finish(night=night, number=number, user=request.user),
+        f"Round {number} is finished.",
+    )
+
+
+@login_required
+@require_POST
+def night_repair(request, pk: int):
+    night = _organiser_night(request, pk)
+    leaver_id = request.POST.get("substitute_for", "")
+    leaver = Player.objects.filter(pk=int(leaver_id)).first() if leaver_id.isdigit() else None
+    name = request.POST.get("substitute_name", "")
+    if leaver is not None:
+        done = f"{' '.join(name.split())} takes {leaver}'s seats from the next round."
+    else:
+        done = "Re-planned the rounds not started; rounds already played are unchanged."
+    return _run(
+        request,
+        night,
+        lambda: services.night_repair(
+            night=night, user=request.user, substitute_for=leaver, substitute_name=name
+        ),
+        done,
+    )
+
+
+@login_required
+@require_POST
+def night_finish(request, pk: int):
+    night = _organiser_night(request, pk)
+    return _run(
+        request,
+        night,
+        lambda: services.night_finish(night=night, user=request.user),
+        "The night is finished.",
+    )
+
+
+# --- the players' page ------------------------------------------------------------------------
+
+
+@require_GET
+def night_public(request, pk: int):
+    night = _public_night(pk)
+    plan = NightPlan.objects.filter(night=night, status=NightPlan.Status.PUBLISHED).first()
+    charts = services.night_chart(night=night) if plan else []
+    query = " ".join(request.GET.get("name", "").split())
+    matches, schedule, player = [], [], None
+    if query and plan:
+        everyone = services.night_players(night=night)
+        matches = [p for p in everyone if query.lower() in p.name.lower()]
+        exact = [p for p in matches if p.name.lower() == query.lower()]
+        if len(matches) == 1 or len(exact) == 1:
+            player = exact[0] if len(exact) == 1 else matches[0]
+            schedule = services.player_schedule(night=night, player=player, charts=charts)
+    next_round = next((r for r in schedule if r.status != PlannedRound.Status.FINISHED), None)
+    response = render(
+        request,
+        "nights/public.html",
+        {
+            "night": night,
+            "plan": plan,
+            "charts": charts,
+            "query": query,
+            "matches": matches,
+            "player": player,
+            "schedule": schedule,
+            "next_round": next_round,
+            "game_length": services.night_game_length(night=night),
+        },
+    )
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+# --- printables -------------------------------------------------------------------------------
+
+
+@require_GET
+def print_chart(request, pk: int):
+    night = _public_night(pk)
+    return render(
+        request,
+        "nights/print_chart.html",
+        {
+            "night": night,
+            "charts": services.night_chart(night=night),
+            "paper": _paper(request),
+            "game_length": services.night_game_length(night=night),
+        },
+    )
+
+
+@require_GET
+def print_cards(request, pk: int):
+    night = _public_night(pk)
+    charts = services.night_chart(night=night)
+    cards = [
+        {
+            "player": player,
+            "rounds": services.player_schedule(night=night, player=player, charts=charts),
+        }
+        for player in services.night_players(night=night)
+    ]
+    return render(
+        request,
+        "nights/print_cards.html",
+        {
+            "night": night,
+            "cards": [card for card in cards if card["rounds"]],
+            "paper": _paper(request),
+            "game_length": services.night_game_length(night=night),
+        },
+    )
+
+
+def _qr_svg(link: str) -> str:
+    buffer = io.BytesIO()
+    segno.make(link, error="m").save(
+        buffer, kind="svg", scale=6, border=2, xmldecl=False, svgns=True, title="Score-card link"
+    )
+    return mark_safe(buffer.getvalue().decode())
+
+
+@login_required
+@require_GET
+def print_tents(request, pk: int, number: int):
+    night = _organiser_night(request, pk)
+    chart = next((c for c in services.night_chart(night=night) if c.number == number), None)
+    if chart is None:
+        raise Http404("no such round")
+    tents = []
+    for table in chart.tables:
+        link = ""
+        qr = ""
+        if table.game is not None:
+            link = request.build_absolute_uri(
+                reverse("captain:card", args=[table.game.captain_token])
+            )
+            qr = _qr_svg(link)
+        tents.append({"table": table, "link": link, "qr": qr})
+    return render(
+        request,
+        "nights/print_tents.html",
+        {
+            "night": night,
+            "chart": chart,
+            "tents": tents,
+            "paper": _paper(request),
+            "game_length": services.night_game_length(night=night),
+        },
+    )
