@@ -1,6 +1,17 @@
 from django.contrib import admin
 
-from league.models import Attendance, League, LeagueRole, Night, Player, Rulebook, Season, Team
+from league.models import (
+    Attendance,
+    AuditEntry,
+    Invitation,
+    League,
+    LeagueRole,
+    Night,
+    Player,
+    Rulebook,
+    Season,
+    Team,
+)
 
 
 class LeagueRoleInline(admin.TabularInline):
@@ -68,3 +79,27 @@ class AttendanceAdmin(admin.ModelAdmin):
 class LeagueRoleAdmin(admin.ModelAdmin):
     list_display = ["league", "user", "role", "created_at"]
     list_filter = ["role"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["league", "email", "invited_by", "created_at", "accepted_by", "accepted_at"]
+    readonly_fields = ["token", "invited_by", "accepted_by", "accepted_at"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The audit trail is written by the services only: read it here, never change it."""
+
+    list_display = ["created_at", "league", "season", "actor_label", "action", "target_type"]
+    list_filter = ["action", "league"]
+    search_fields = ["reason", "actor_label"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

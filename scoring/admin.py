@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, StandingSnapshot
 
 
 class HandInline(admin.TabularInline):
@@ -53,4 +53,16 @@ class HandAdmin(admin.ModelAdmin):
         return False  # corrections go through the services, which keep the old row
 
     def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(StandingSnapshot)
+class StandingSnapshotAdmin(admin.ModelAdmin):
+    """Written by the recompute job; run ``manage.py recompute_standings`` to refresh one."""
+
+    list_display = ["season", "results_version", "computed_at", "duration_ms"]
+    readonly_fields = ["season", "results_version", "computed_at", "duration_ms"]
+    exclude = ["standings", "player_stats", "team_stats", "ratings", "nights"]
+
+    def has_add_permission(self, request, obj=None):
         return False

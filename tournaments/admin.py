@@ -1,0 +1,79 @@
+"""Admin for superusers. Brackets and nights change through their services (the organiser pages
+and the API), which keep the plan consistent, so these screens are for looking, not editing."""
+
+from django.contrib import admin
+
+from tournaments.models import (
+    Bracket,
+    BracketCorrection,
+    BracketEntry,
+    BracketMatch,
+    BracketMatchGame,
+    NightPlan,
+    PlannedRound,
+    Seat,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class BracketEntryInline(admin.TabularInline):
+    model = BracketEntry
+    extra = 0
+    can_delete = False
+    readonly_fields = ["seed", "team", "standing_rank", "standing_reason", "withdrawn_at"]
+    fields = readonly_fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Bracket)
+class BracketAdmin(ReadOnlyAdmin):
+    list_display = ["name", "season", "kind", "best_of", "status", "published_at"]
+    list_filter = ["kind", "status"]
+    search_fields = ["name", "season__name"]
+    inlines = [BracketEntryInline]
+
+
+@admin.register(BracketEntry)
+class BracketEntryAdmin(ReadOnlyAdmin):
+    list_display = ["bracket", "seed", "team", "withdrawn_at"]
+
+
+@admin.register(BracketMatch)
+class BracketMatchAdmin(ReadOnlyAdmin):
+    list_display = ["bracket", "code", "round", "part", "first_team", "second_team", "winner"]
+    list_filter = ["part", "status"]
+
+
+@admin.register(BracketMatchGame)
+class BracketMatchGameAdmin(ReadOnlyAdmin):
+    list_display = ["match", "game", "number", "status"]
+
+
+@admin.register(BracketCorrection)
+class BracketCorrectionAdmin(ReadOnlyAdmin):
+    list_display = ["bracket", "created_at"]
+
+
+@admin.register(NightPlan)
+class NightPlanAdmin(ReadOnlyAdmin):
+    list_display = ["night", "rounds", "hands_per_game", "status", "updated_at"]
+    list_filter = ["status"]
+
+
+@admin.register(PlannedRound)
+class PlannedRoundAdmin(ReadOnlyAdmin):
+    list_display = ["plan", "number", "status", "started_at", "finished_at"]
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ["round", "player", "table_number", "seat"]
