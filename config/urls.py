@@ -12,7 +12,12 @@ from league.api.views import (
     TeamViewSet,
 )
 from scoring.api.public import SeasonPlayerStatsView
-from scoring.api.views import GameViewSet, RulebookPreviewView, SeasonStandingsView
+from scoring.api.views import (
+    GameViewSet,
+    RulebookPreviewView,
+    SeasonStandingRulesView,
+    SeasonStandingsView,
+)
 
 router = DefaultRouter()
 router.register("leagues", LeagueViewSet)
@@ -28,6 +33,11 @@ urlpatterns = [
         "api/v1/seasons/<int:pk>/standings/",
         SeasonStandingsView.as_view(),
         name="season-standings",
+    ),
+    path(
+        "api/v1/seasons/<int:pk>/standing-rules/",
+        SeasonStandingRulesView.as_view(),
+        name="season-standing-rules",
     ),
     path(
         "api/v1/seasons/<int:pk>/players/<int:player_id>/stats/",

@@ -46,13 +46,17 @@ def standings_recompute_soon(season_id: int) -> bool:
 
 
 def season_rules(season: Season) -> SeasonRules:
-    options = dict(season.standing_rules or {})
-    if "tiebreaks" in options:
-        options["tiebreaks"] = tuple(options["tiebreaks"])
-    try:
-        return SeasonRules(**options)
-    except TypeError as error:
-        raise DomainError(f"unknown standings option: {error}", field="standing_rules") from None
+    return _rules_from(season.standing_rules or {})
+
+
+def _rules_from(options: dict[str, Any]) -> SeasonRules:
+    values = dict(options)
+    if "tiebreaks" in values:
+        values["tiebreaks"] = tuple(values["tiebreaks"])
+    unknown = sorted(set(values) - set(SeasonRules.__dataclass_fields__))
+    if unknown:
+        raise DomainError(f"unknown standings option: {', '.join(unknown)}", field=unknown[0])
+    return SeasonRules(**values)
 
 
 def _records(season: Season) -> tuple[list[GameRecord], list[HandRecord], dict[int, str]]:
@@ -221,3 +225,32 @@ def stale_season_ids() -> list[int]:
         .filter(Q(snapshot__isnull=True) | Q(snapshot__results_version__lt=F("results_version")))
         .values_list("pk", flat=True)
     )
+
+
+def season_set_standing_rules(*, season: Season, rules: dict[str, Any], user=None) -> Season:
+    """Choose how a season ranks: the tie-break chain, best K nights, minimum games, forfeits and
+    what a bye is worth. Checked by the standings engine before anything is written; the
+    standings are then recomputed (after commit), and the change is in the audit trail."""
+    from league.audit import SYSTEM, actor_of, audit_record
+
+    _rules_from(rules)  # refuses unknown options and impossible combinations, writing nothing
+    options = {name: list(value) if name == "tiebreaks" else value for name, value in rules.items()}
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        before = dict(locked.standing_rules or {})
+        locked.standing_rules = options
+        locked.results_version += 1
+        locked.save(update_fields=["standing_rules", "results_version"])
+        audit_record(
+            league=locked.league_id,
+            season=locked,
+            actor=actor_of(user, default=SYSTEM),
+            action="standings.rules",
+            target=locked,
+            before=before,
+            after=options,
+        )
+        season_id = locked.pk
+        transaction.on_commit(lambda: standings_recompute_soon(season_id))
+    season.refresh_from_db()
+    return season

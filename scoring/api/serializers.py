@@ -217,3 +217,24 @@ class StandingsSnapshotSerializer(serializers.Serializer):
     team_stats = serializers.JSONField()
     ratings = serializers.JSONField()
     nights = serializers.JSONField()
+
+
+class StandingRulesSerializer(serializers.Serializer):
+    """How a season ranks; any option left out keeps the engine's default."""
+
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="In order, from: win_pct, wins, points_for, point_diff, head_to_head, marches, "
+        "loners_made, euchres_inflicted, buchholz; a seeded coin flip always decides last.",
+    )
+    count_best_nights = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    best_nights_by = serializers.ChoiceField(choices=["wins", "points"], required=False)
+    min_games = serializers.IntegerField(min_value=0, required=False)
+    forfeit_points_to_winner = serializers.IntegerField(min_value=0, required=False)
+    forfeit_points_to_forfeiter = serializers.IntegerField(min_value=0, required=False)
+    forfeit_counts_as_game = serializers.BooleanField(required=False)
+    bye_value = serializers.ChoiceField(choices=["nothing", "fixed", "average"], required=False)
+    bye_points = serializers.IntegerField(min_value=0, required=False)
+    bye_counts_as_win = serializers.BooleanField(required=False)
+    coin_flip_seed = serializers.IntegerField(min_value=0, required=False)

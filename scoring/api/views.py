@@ -296,3 +296,25 @@ class SeasonStandingsView(APIView):
                 "nights": snapshot.nights,
             }
         )
+
+
+class SeasonStandingRulesView(APIView):
+    """Choose how the season ranks (organisers of its league); the standings are recomputed."""
+
+    @extend_schema(
+        request=s.StandingRulesSerializer,
+        responses={200: s.StandingRulesSerializer},
+        operation_id="seasons_standing_rules",
+        tags=["seasons"],
+    )
+    def put(self, request, pk):
+        from league.access import season_for_organiser
+        from scoring.standings import season_set_standing_rules
+
+        season = season_for_organiser(user=request.user, pk=pk)
+        serializer = s.StandingRulesSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        season = season_set_standing_rules(
+            season=season, rules=serializer.validated_data, user=request.user
+        )
+        return Response(season.standing_rules)

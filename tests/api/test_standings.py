@@ -191,3 +191,60 @@ def _check_snapshot_against_scratch(league, steps):
     assert fresh.standings == stored.standings
     assert fresh.player_stats == stored.player_stats
     assert fresh.ratings == stored.ratings
+
+
+def test_organiser_chooses_the_tiebreak_chain_and_it_is_used(
+    organiser_api, api, league, django_capture_on_commit_callbacks
+):
+    season, (first, second, third) = team_season(league)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(team_game(season, first, second), "A")
+        win(team_game(season, second, third), "A")
+        win(team_game(season, third, first), "A")  # a cycle: everyone 1–1
+        response = organiser_api.put(
+            f"/api/v1/seasons/{season.pk}/standing-rules/",
+            {"tiebreaks": ["wins", "head_to_head", "points_for"], "coin_flip_seed": 7},
+            format="json",
+        )
+    assert response.status_code == 200, response.json()
+    assert response.json() == {
+        "tiebreaks": ["wins", "head_to_head", "points_for"],
+        "coin_flip_seed": 7,
+    }
+    body = api.get(f"/api/v1/seasons/{season.pk}/standings/").json()
+    assert body["is_current"] is True
+    assert body["standings"]["tiebreaks"] == ["wins", "head_to_head", "points_for", "coin_flip"]
+    assert body["standings"]["coin_flip_seed"] == 7
+    assert any("cycle" in row["reason"] for row in body["standings"]["rows"])
+    from league.models import AuditEntry
+
+    assert AuditEntry.objects.get(action="standings.rules").after["coin_flip_seed"] == 7
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ({"tiebreaks": ["wins", "luck"]}, '"luck" is not a tie-break'),
+        ({"tiebreaks": ["wins", "wins"]}, "each tie-break can be used once"),
+        ({"min_games": -1}, "greater than or equal to 0"),
+    ],
+)
+def test_bad_standing_rules_are_refused_and_write_nothing(organiser_api, league, rules, message):
+    season, _teams = team_season(league)
+    response = organiser_api.put(
+        f"/api/v1/seasons/{season.pk}/standing-rules/", rules, format="json"
+    )
+    assert response.status_code == 400
+    assert message in response.json()["message"]
+    season.refresh_from_db()
+    assert (season.standing_rules, season.results_version) == ({}, 0)
+
+
+def test_standing_rules_need_an_organiser(api, league):
+    season, _teams = team_season(league)
+    response = api.put(
+        f"/api/v1/seasons/{season.pk}/standing-rules/", {"min_games": 2}, format="json"
+    )
+    assert response.status_code in (401, 403)
+    season.refresh_from_db()
+    assert season.standing_rules == {}
