@@ -56,6 +56,11 @@ class Game(models.Model):
     seat_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     seat_3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     first_dealer_seat = models.PositiveSmallIntegerField(default=0)
+    hands_per_game = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="A game of this many hands, whatever the rulebook says (a night's choice).",
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED)
     score_a = models.IntegerField(default=0)
     score_b = models.IntegerField(default=0)
@@ -88,6 +93,11 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(first_dealer_seat__lte=3), name="game_dealer_seat_0_to_3"
+            ),
+            models.CheckConstraint(
+                condition=Q(hands_per_game__isnull=True)
+                | Q(hands_per_game__gte=1, hands_per_game__lte=100),
+                name="game_hands_per_game_1_to_100",
             ),
             models.CheckConstraint(
                 condition=Q(status="finished") | Q(winner=""),

@@ -9,6 +9,7 @@ hand), so two captains at one table or a phone that retries can never record a h
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from league.audit import SYSTEM, actor_of, audit_record, game_picture, hand_picture
+from league.domain.rules import GameLength
 from league.domain.rules import Rulebook as RulebookRules
 from league.errors import ConflictError, DomainError
 from league.models import Player, Rulebook, Season, Team
@@ -104,6 +106,17 @@ class HandResult:
 
 def rulebook_rules(rulebook: Rulebook) -> RulebookRules:
     return RulebookRules.from_options(rulebook.options)
+
+
+def game_rules(game: Game, rulebook: Rulebook | None = None) -> RulebookRules:
+    """The rules a game is scored under: its season's rulebook (or ``rulebook``), with the game's
+    own length when a night chose a number of hands."""
+    rules = rulebook_rules(rulebook or game.season.rulebook)
+    if game.hands_per_game:
+        rules = dataclasses.replace(
+            rules, game_length=GameLength.HANDS, hands_per_game=game.hands_per_game
+        )
+    return rules
 
 
 def _stored_score(hand: Hand) -> HandScore:
@@ -283,7 +296,7 @@ def _hand_record(game, data, client_key, expected_number, source, user) -> HandR
             f"the game is over ({game.score_a}–{game.score_b}); no more hands can be entered",
             code="game_over",
         )
-    rules = rulebook_rules(game.season.rulebook)
+    rules = game_rules(game)
     dealer_seat = game_next_dealer_seat(game=game, hands=hands)
     score = score_hand(rules, _engine_facts(game, data, dealer_seat))
     state = game_state(rules, [*map(_stored_score, hands), score])
@@ -346,7 +359,7 @@ def hand_undo(
         last.changed_at = timezone.now()
         last.change_reason = reason.strip() or "undone"
         last.save(update_fields=["status", "changed_by", "changed_at", "change_reason"])
-        rules = rulebook_rules(game.season.rulebook)
+        rules = game_rules(game)
         effects = _apply_state(game, game_state(rules, map(_stored_score, hands[:-1])))
         _results_changed(game, effects)
         audit_record(
@@ -378,7 +391,7 @@ def hand_correct(
             raise DomainError(f"there is no hand {number} in this game", field="number")
         if data.matches(old):
             raise DomainError("the correction is the same as the hand recorded", field="number")
-        rules = rulebook_rules(game.season.rulebook)
+        rules = game_rules(game)
         score = score_hand(rules, _engine_facts(game, data, old.dealer_seat))
         scores = [score if hand.number == number else _stored_score(hand) for hand in hands]
         try:
@@ -441,14 +454,18 @@ def game_create(
     round_number: int | None = None,
     table_number: int | None = None,
     first_dealer_seat: int = 0,
+    hands_per_game: int | None = None,
 ) -> Game:
-    """A new game at a table. Seats are clockwise; seats 0 and 2 are side A."""
+    """A new game at a table. Seats are clockwise; seats 0 and 2 are side A. ``hands_per_game``
+    makes it a game of that many hands whatever the rulebook's length (a night's choice)."""
     if len({player.pk for player in seats}) != 4:
         raise DomainError("a game needs four different players", field="seats")
     if any(player.league_id != season.league_id for player in seats):
         raise DomainError("every player must be on this league's roster", field="seats")
     if not 0 <= first_dealer_seat <= 3:
         raise DomainError("the first dealer's seat is 0 to 3", field="first_dealer_seat")
+    if hands_per_game is not None and not 1 <= hands_per_game <= 100:
+        raise DomainError("hands per game must be between 1 and 100", field="hands_per_game")
     for team, pair, name in (
         (team_a, (seats[0], seats[2]), "team_a"),
         (team_b, (seats[1], seats[3]), "team_b"),
@@ -471,6 +488,7 @@ def game_create(
         seat_2=seats[2],
         seat_3=seats[3],
         first_dealer_seat=first_dealer_seat,
+        hands_per_game=hands_per_game,
     )
 
 
@@ -484,7 +502,7 @@ def game_record_final_score(*, game: Game, score_a: int, score_b: int, user=None
             )
         if game.status == Game.Status.FINISHED:
             raise ConflictError("this game already has a final score", code="game_over")
-        winner = final_score_check(rulebook_rules(game.season.rulebook), score_a, score_b)
+        winner = final_score_check(game_rules(game), score_a, score_b)
         before = game_picture(game)
         game.is_final_score_only = True
         game.save(update_fields=["is_final_score_only"])
@@ -514,7 +532,6 @@ def season_rederive_points(*, season_id: int) -> int:
     of hands whose derivation was refreshed.
     """
     season = Season.objects.select_related("rulebook").get(pk=season_id)
-    rules = rulebook_rules(season.rulebook)
     stale_games = (
         Hand.objects.filter(game__season_id=season_id)
         .exclude(rulebook_id=season.rulebook_id)
@@ -525,6 +542,7 @@ def season_rederive_points(*, season_id: int) -> int:
     for game_id in sorted(set(stale_games)):
         with transaction.atomic():
             game = _lock_game(game_id)
+            rules = game_rules(game, season.rulebook)
             hands = list(game.hands.order_by("number", "created_at"))
             for hand in hands:
                 if hand.rulebook_id == season.rulebook_id:

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from league.domain.rules import DefenderAlone, GameLength, RenegePenalty
-from league.domain.rules import Rulebook as RulebookRules
 from scoring.domain.engine import Outcome, hand_summary, side_of_seat
 from scoring.models import Game, Hand
 from scoring.selectors import game_counting_hands, game_next_dealer_seat
+from scoring.services import game_rules
 
 
 def new_client_key() -> str:
@@ -65,7 +65,7 @@ def card_context(
     ``values`` re-fills the hand form after a refused submission (the captain's taps are kept);
     ``flash`` is a list of ``(kind, text)`` messages, kind ``"ok"`` or ``"error"``.
     """
-    rules = RulebookRules.from_options(game.season.rulebook.options)
+    rules = game_rules(game)
     hands = game_counting_hands(game=game)
     seats = [
         Seat(seat, player.pk, player.name, side_of_seat(seat).value)

@@ -339,3 +339,18 @@ def test_dispute_then_confirm_is_refused_once_confirmed(api, organiser_api, make
     )
     listed = organiser_api.get("/api/v1/games/?confirmation=disputed").json()
     assert [row["id"] for row in listed["results"]] == [game.pk]
+
+
+def test_a_night_can_make_games_of_a_fixed_number_of_hands(organiser_api, make_season, league):
+    from scoring import services
+    from tests.factories import PlayerFactory
+
+    season = make_season("csl")  # a game to 10 by the rulebook …
+    seats = tuple(PlayerFactory(league=league) for _ in range(4))
+    game = services.game_create(season=season, seats=seats, hands_per_game=4)  # … 4 hands here
+    for key in "abcd":
+        response = post_hand(organiser_api, game, key, makers="A", tricks_won=3)
+        assert response.status_code == 201
+    game.refresh_from_db()
+    assert (game.status, game.score_a, game.hands_played, game.winner) == ("finished", 4, 4, "A")
+    assert organiser_api.get(f"/t/{game.captain_token}/").status_code == 200

@@ -337,6 +337,7 @@ def round_start(*, night: Night, number: int, user) -> list[Game]:
                 round_number=number,
                 table_number=table_number,
                 first_dealer_seat=0,
+                hands_per_game=plan.hands_per_game,
             )
             for table_number, players in sorted(tables.items())
         ]
