@@ -12,6 +12,7 @@ from tournaments.models import (
     NightPlan,
     PlannedRound,
     Seat,
+    TeamSchedule,
 )
 
 
@@ -77,3 +78,8 @@ class PlannedRoundAdmin(ReadOnlyAdmin):
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyAdmin):
     list_display = ["round", "player", "table_number", "seat"]
+
+
+@admin.register(TeamSchedule)
+class TeamScheduleAdmin(ReadOnlyAdmin):
+    list_display = ["season", "cycles", "rounds_per_night", "created_at"]

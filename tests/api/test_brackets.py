@@ -498,7 +498,7 @@ def test_double_elimination_with_a_reset_plays_out(
             400,
             "This season has no standings yet (no game has finished): set the seeds by hand.",
         ),
-        ({"kind": "pools", "team_count": 4}, 400, 'kind: "pools" is not a valid choice.'),
+        ({"kind": "knockout", "team_count": 4}, 400, 'kind: "knockout" is not a valid choice.'),
     ],
 )
 def test_invalid_brackets_are_refused_and_nothing_is_written(

@@ -9,13 +9,14 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from league.errors import NotFoundError
 from league.models import Season
 from tournaments.models import Bracket
 from tournaments.services import brackets as services
 
-BRACKET_KINDS = [Bracket.Kind.SINGLE, Bracket.Kind.DOUBLE, Bracket.Kind.ROUND_ROBIN]
+BRACKET_KINDS = list(services.SUPPORTED_KINDS)
 
 
 # --------------------------------------------------------------------------------------------
@@ -33,6 +34,9 @@ class BracketSerializer(serializers.Serializer):
     third_place = serializers.BooleanField()
     grand_final_reset = serializers.BooleanField()
     cycles = serializers.IntegerField()
+    pool_count = serializers.IntegerField(help_text="pools: how many (0 for other kinds)")
+    advancing_per_pool = serializers.IntegerField(help_text="pools: teams of each going through")
+    swiss_rounds = serializers.IntegerField(help_text="Swiss: rounds to play (0 otherwise)")
     seeding = serializers.CharField(help_text="standings or manual")
     cut_note = serializers.CharField(help_text="Why the cut line falls where it does.")
     team_count = serializers.IntegerField()
@@ -64,8 +68,11 @@ class MatchGameSerializer(serializers.Serializer):
 
 class MatchSerializer(serializers.Serializer):
     code = serializers.CharField()
-    part = serializers.CharField(help_text="winners, losers, final, third_place or round_robin")
+    part = serializers.CharField(
+        help_text="winners, losers, final, third_place, round_robin, pool or swiss"
+    )
     round = serializers.IntegerField()
+    pool = serializers.CharField(help_text="The pool's letter for a pool match, else empty.")
     status = serializers.CharField(help_text="waiting, ready, decided, bye or void")
     slots = SlotSerializer(many=True)
     first_team = serializers.IntegerField(allow_null=True)
@@ -85,10 +92,30 @@ class PlacingSerializer(serializers.Serializer):
     note = serializers.CharField()
 
 
+class StandingTableRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True)
+    team = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="byes included in a Swiss")
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    point_diff = serializers.FloatField()
+    reason = serializers.CharField(help_text="Why it ranks below the row above.")
+    through = serializers.BooleanField(help_text="goes through to the knockout")
+
+
+class StandingTableSerializer(serializers.Serializer):
+    title = serializers.CharField(help_text="Pool A, … or the Swiss standings")
+    finished = serializers.BooleanField()
+    rows = StandingTableRowSerializer(many=True)
+
+
 class BracketDetailSerializer(BracketSerializer):
     entries = EntrySerializer(many=True)
     matches = MatchSerializer(many=True)
     placings = PlacingSerializer(many=True)
+    tables = StandingTableSerializer(many=True, help_text="Pool tables or the Swiss standings.")
 
 
 class BracketInputSerializer(serializers.Serializer):
@@ -106,7 +133,14 @@ class BracketInputSerializer(serializers.Serializer):
     best_of = serializers.IntegerField(default=1, help_text="1, 3 or 5 games a match")
     third_place = serializers.BooleanField(default=False)
     grand_final_reset = serializers.BooleanField(default=False)
-    cycles = serializers.IntegerField(default=1, help_text="round robin: 1 or 2")
+    cycles = serializers.IntegerField(default=1, help_text="round robin or pools: 1 or 2")
+    pool_count = serializers.IntegerField(default=0, min_value=0, help_text="pools: how many")
+    advancing_per_pool = serializers.IntegerField(
+        default=0, min_value=0, help_text="pools: teams of each pool going through"
+    )
+    swiss_rounds = serializers.IntegerField(
+        default=0, min_value=0, help_text="Swiss: rounds to play"
+    )
 
 
 class CorrectionInputSerializer(serializers.Serializer):
@@ -163,6 +197,9 @@ def bracket_data(bracket: Bracket, summary=None) -> dict:
         "third_place": bracket.third_place,
         "grand_final_reset": bracket.grand_final_reset,
         "cycles": bracket.cycles,
+        "pool_count": bracket.pool_count,
+        "advancing_per_pool": bracket.advancing_per_pool,
+        "swiss_rounds": bracket.swiss_rounds,
         "seeding": bracket.seeding,
         "cut_note": bracket.cut_note,
         "team_count": len(summary.entries),
@@ -190,6 +227,7 @@ def bracket_detail_data(bracket: Bracket) -> dict:
                 "code": line.match.code,
                 "part": line.match.part,
                 "round": line.match.round,
+                "pool": line.match.pool,
                 "status": line.match.status,
                 "slots": [line.match.first_slot, line.match.second_slot],
                 "first_team": line.match.first_team_id,
@@ -214,6 +252,28 @@ def bracket_detail_data(bracket: Bracket) -> dict:
         "placings": [
             {"place": line.place, "team": line.team.pk, "name": line.team.name, "note": line.note}
             for line in summary.placings
+        ],
+        "tables": [
+            {
+                "title": table.title,
+                "finished": table.is_finished,
+                "rows": [
+                    {
+                        "rank": row.rank,
+                        "team": row.team.pk,
+                        "name": row.team.name,
+                        "games": row.games,
+                        "wins": row.wins,
+                        "losses": row.losses,
+                        "byes": row.byes,
+                        "point_diff": row.point_diff,
+                        "reason": row.reason,
+                        "through": row.is_through,
+                    }
+                    for row in table.lines
+                ],
+            }
+            for table in summary.tables
         ],
     }
 
@@ -350,3 +410,119 @@ class BracketViewSet(viewsets.ViewSet):
             bracket=_bracket(pk), team=data["team"], reason=data["reason"], user=request.user
         )
         return Response(bracket_detail_data(bracket))
+
+
+# --------------------------------------------------------------------------------------------
+# A team season's schedule
+# --------------------------------------------------------------------------------------------
+
+
+class ScheduleInputSerializer(serializers.Serializer):
+    nights = serializers.ListField(
+        child=serializers.DateField(), min_length=1, help_text="The nights' dates."
+    )
+    cycles = serializers.IntegerField(default=1, help_text="Teams meet once (1) or twice (2).")
+    rounds_per_night = serializers.IntegerField(min_value=1, help_text="At most, on one night.")
+
+
+class ScheduledGameSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    table = serializers.IntegerField()
+    team_a = serializers.IntegerField()
+    team_b = serializers.IntegerField()
+    names = serializers.ListField(child=serializers.CharField())
+    status = serializers.CharField()
+    score = serializers.ListField(child=serializers.IntegerField())
+
+
+class ScheduledRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField(help_text="The round's number within its night.")
+    games = ScheduledGameSerializer(many=True)
+    bye = serializers.IntegerField(allow_null=True, help_text="The team sitting out, if any.")
+
+
+class ScheduledNightSerializer(serializers.Serializer):
+    night = serializers.IntegerField()
+    date = serializers.DateField()
+    rounds = ScheduledRoundSerializer(many=True)
+
+
+class ScheduleSerializer(serializers.Serializer):
+    season = serializers.IntegerField()
+    cycles = serializers.IntegerField()
+    rounds_per_night = serializers.IntegerField()
+    games = serializers.IntegerField(help_text="How many games the schedule holds.")
+    nights = ScheduledNightSerializer(many=True)
+
+
+def schedule_data(summary: services.ScheduleSummary) -> dict:
+    schedule = summary.schedule
+    return {
+        "season": schedule.season_id,
+        "cycles": schedule.cycles,
+        "rounds_per_night": schedule.rounds_per_night,
+        "games": summary.game_count,
+        "nights": [
+            {
+                "night": line.night.pk,
+                "date": line.night.date.isoformat(),
+                "rounds": [
+                    {
+                        "round": played.number,
+                        "games": [
+                            {
+                                "game": game.pk,
+                                "table": game.table_number,
+                                "team_a": game.team_a_id,
+                                "team_b": game.team_b_id,
+                                "names": [game.team_a.name, game.team_b.name],
+                                "status": game.status,
+                                "score": [game.score_a, game.score_b],
+                            }
+                            for game in played.games
+                        ],
+                        "bye": played.bye.pk if played.bye else None,
+                    }
+                    for played in line.rounds
+                ],
+            }
+            for line in summary.nights
+        ],
+    }
+
+
+class SeasonScheduleView(APIView):
+    """A team season's schedule: every team meets every other once or twice over the nights."""
+
+    def _season(self, pk) -> Season:
+        season = Season.objects.select_related("league").filter(pk=pk).first()
+        if season is None:
+            raise NotFoundError("no such season")
+        return season
+
+    @extend_schema(
+        responses={200: ScheduleSerializer, 404: OpenApiResponse(description="no schedule")}
+    )
+    def get(self, request, pk: int):
+        summary = services.season_schedule_summary(season=self._season(pk))
+        if summary is None:
+            raise NotFoundError("this season has no schedule yet")
+        return Response(schedule_data(summary))
+
+    @extend_schema(
+        request=ScheduleInputSerializer,
+        responses={
+            201: ScheduleSerializer,
+            409: OpenApiResponse(description="the season already has a schedule"),
+        },
+    )
+    def post(self, request, pk: int):
+        """Create the nights and every scheduled game (with captain links), byes balanced."""
+        season = self._season(pk)
+        serializer = ScheduleInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.season_schedule_create(
+            season=season, user=request.user, **serializer.validated_data
+        )
+        summary = services.season_schedule_summary(season=season)
+        return Response(schedule_data(summary), status=status.HTTP_201_CREATED)

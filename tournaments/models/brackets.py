@@ -16,6 +16,14 @@ Words used here (see ``tournaments.domain.brackets`` for the engine's own):
   one after the other. A link that no longer counts (the match was reset by a correction, or
   forfeited) is ``voided``; the game row itself is kept as it was played.
 - *correction*: an organiser changing a finished match's winner, with the later matches it reset.
+- *pools*: a ``pools`` bracket deals its seeds into ``pool_count`` pools (snake fashion); each pool
+  plays a round robin and its top ``advancing_per_pool`` teams go into a single-elimination
+  knockout whose first slots read "2nd in pool A" until pool A has finished.
+- *Swiss rounds*: a ``swiss`` bracket plays ``swiss_rounds`` rounds; each round's matches are
+  paired from the records so far once every match of the round before is decided, so its
+  matches (``S2-1`` …) are stored as they are paired, not all at once.
+- *team schedule*: a team season's round robin over its nights (``TeamSchedule``): the nights and
+  the scheduled games with their captain links, created once.
 """
 
 from django.conf import settings
@@ -24,7 +32,14 @@ from django.db.models import Q
 
 from league.models import Season, Team
 
-__all__ = ["Bracket", "BracketCorrection", "BracketEntry", "BracketMatch", "BracketMatchGame"]
+__all__ = [
+    "Bracket",
+    "BracketCorrection",
+    "BracketEntry",
+    "BracketMatch",
+    "BracketMatchGame",
+    "TeamSchedule",
+]
 
 
 class Bracket(models.Model):
@@ -51,6 +66,11 @@ class Bracket(models.Model):
     grand_final_reset = models.BooleanField(default=False)
     best_of = models.PositiveSmallIntegerField(default=1)
     cycles = models.PositiveSmallIntegerField(default=1)
+    pool_count = models.PositiveSmallIntegerField(default=0, help_text="pools: how many")
+    advancing_per_pool = models.PositiveSmallIntegerField(
+        default=0, help_text="pools: teams of each pool that go through to the knockout"
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(default=0, help_text="Swiss: rounds to play")
     seeding = models.CharField(max_length=20, choices=Seeding.choices)
     cut_note = models.TextField(
         blank=True, help_text="Why the last team in is in and the first team out is out."
@@ -73,6 +93,14 @@ class Bracket(models.Model):
                 condition=Q(best_of__in=(1, 3, 5)), name="bracket_best_of_1_3_5"
             ),
             models.CheckConstraint(condition=Q(cycles__in=(1, 2)), name="bracket_cycles_1_2"),
+            models.CheckConstraint(
+                condition=~Q(kind="pools") | (Q(pool_count__gte=1) & Q(advancing_per_pool__gte=1)),
+                name="bracket_pools_have_pools",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="swiss") | Q(swiss_rounds__gte=1),
+                name="bracket_swiss_has_rounds",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -117,6 +145,7 @@ class BracketMatch(models.Model):
         THIRD_PLACE = "third_place", "Third place"
         ROUND_ROBIN = "round_robin", "Round robin"
         POOL = "pool", "Pool"
+        SWISS = "swiss", "Swiss round"
 
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for its teams"
@@ -233,3 +262,29 @@ class BracketCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bracket} {self.code} corrected"
+
+
+class TeamSchedule(models.Model):
+    """A team season's schedule: every team meets every other ``cycles`` times, round by round,
+    over the season's nights (at most ``rounds_per_night`` rounds a night). One per season: its
+    nights and games are created with it, byes balanced by Berger tables."""
+
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="team_schedule")
+    cycles = models.PositiveSmallIntegerField(default=1)
+    rounds_per_night = models.PositiveSmallIntegerField()
+    byes = models.JSONField(default=dict, help_text="{round number: team id with the bye}")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(cycles__in=(1, 2)), name="team_schedule_cycles_1_2"),
+            models.CheckConstraint(
+                condition=Q(rounds_per_night__gte=1), name="team_schedule_rounds_per_night"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Schedule of {self.season}"

@@ -16,8 +16,16 @@ Words used here (see ``tournaments.models.brackets`` and ``tournaments.domain.br
 - *forfeit*: a withdrawn team loses every match it has not played, as soon as that match is ready.
   Results it already played are kept.
 
-Supported kinds: single and double elimination and round robin. Pools and Swiss rounds have
-engines (``round_robin.pools_then_knockout``, ``swiss.swiss_pairings``) but no service yet.
+- *pool table*: a pool's standings, from its decided matches, by ``compute_standings`` with
+  ``POOL_TIEBREAKS`` (wins, then point difference, then head-to-head). A pool whose matches are
+  all decided is *finished*: its ranking fills the knockout's "2nd in pool A" slots.
+- *Swiss record*: a team's wins (a bye counts as one), its opponents and byes, ranked with
+  ``SWISS_TIEBREAKS``; the next round is paired from it (``swiss.swiss_pairings``) once every
+  match of the round before is decided. Correcting a Swiss result resets nothing: the later
+  rounds' pairings stand, as they do at a real Swiss event.
+
+Supported kinds: single and double elimination, round robin, pools then a single-elimination
+knockout, and Swiss rounds. ``season_schedule_create`` builds a team season's schedule.
 """
 
 from __future__ import annotations
@@ -30,10 +38,12 @@ from functools import lru_cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from league import services as league_services
 from league.access import require_league_organiser
 from league.errors import ConflictError, DomainError
-from league.models import Season, Team
+from league.models import Night, Season, Team
 from scoring import services as scoring_services
+from scoring.domain.standings import Bye, GameRecord, SeasonRules, Standings, compute_standings
 from scoring.models import Game, StandingSnapshot
 from scoring.standings import season_standings_recompute
 from tournaments.domain.brackets import (
@@ -46,16 +56,33 @@ from tournaments.domain.brackets import (
     structure_as_dict,
 )
 from tournaments.domain.elimination import double_elimination, single_elimination
-from tournaments.domain.round_robin import round_robin
+from tournaments.domain.round_robin import pools_knockout, round_robin
+from tournaments.domain.schedule import season_schedule
+from tournaments.domain.swiss import SwissEntry, swiss_pairings
 from tournaments.models import (
     Bracket,
     BracketCorrection,
     BracketEntry,
     BracketMatch,
     BracketMatchGame,
+    TeamSchedule,
 )
 
-SUPPORTED_KINDS = (Bracket.Kind.SINGLE, Bracket.Kind.DOUBLE, Bracket.Kind.ROUND_ROBIN)
+SUPPORTED_KINDS = (
+    Bracket.Kind.SINGLE,
+    Bracket.Kind.DOUBLE,
+    Bracket.Kind.ROUND_ROBIN,
+    Bracket.Kind.POOLS,
+    Bracket.Kind.SWISS,
+)
+POOL_TIEBREAKS = ("wins", "point_diff", "head_to_head")
+"""How a pool ranks its teams (the coin flip ends every chain)."""
+POOL_RULES = SeasonRules(tiebreaks=POOL_TIEBREAKS)
+SWISS_TIEBREAKS = ("wins", "buchholz", "point_diff", "head_to_head")
+"""Swiss records: wins (byes included), then opponents' strength, the usual Swiss tie-break."""
+SWISS_RULES = SeasonRules(
+    tiebreaks=SWISS_TIEBREAKS, bye_value="fixed", bye_points=0, bye_counts_as_win=True
+)
 MATCH_FIELDS = ["first_team", "second_team", "winner", "status", "decided_by", "decided_at"]
 
 
@@ -66,8 +93,24 @@ MATCH_FIELDS = ["first_team", "second_team", "winner", "status", "decided_by", "
 
 @lru_cache(maxsize=64)
 def _structure(
-    kind: str, team_count: int, third_place: bool, grand_final_reset: bool, cycles: int
-) -> Structure:
+    kind: str,
+    team_count: int,
+    third_place: bool,
+    grand_final_reset: bool,
+    cycles: int,
+    pool_count: int = 0,
+    advancing_per_pool: int = 0,
+) -> Structure | None:
+    if kind == Bracket.Kind.SWISS:
+        return None  # paired one round at a time
+    if kind == Bracket.Kind.POOLS:
+        return pools_knockout(
+            team_count,
+            pool_count=pool_count,
+            advancing_per_pool=advancing_per_pool,
+            third_place=third_place,
+            cycles=cycles,
+        )
     if kind == Bracket.Kind.SINGLE:
         return single_elimination(team_count, third_place=third_place)
     if kind == Bracket.Kind.DOUBLE:
@@ -81,13 +124,102 @@ def _structure(
     )
 
 
-def bracket_structure(bracket: Bracket, team_count: int | None = None) -> Structure:
-    """The engine's structure of ``bracket`` (its entries are counted unless ``team_count``)."""
+def bracket_structure(bracket: Bracket, team_count: int | None = None) -> Structure | None:
+    """The engine's structure of ``bracket`` (its entries are counted unless ``team_count``);
+    ``None`` for Swiss rounds, which are paired one at a time."""
     if team_count is None:
         team_count = bracket.entries.count()
     return _structure(
-        bracket.kind, team_count, bracket.third_place, bracket.grand_final_reset, bracket.cycles
+        bracket.kind,
+        team_count,
+        bracket.third_place,
+        bracket.grand_final_reset,
+        bracket.cycles,
+        bracket.pool_count,
+        bracket.advancing_per_pool,
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Pool tables and Swiss records (the standings engine over a bracket's matches)
+# --------------------------------------------------------------------------------------------
+
+
+def _match_points(matches: Sequence[BracketMatch]) -> dict[int, tuple[int, int]]:
+    """Points of each match's counting finished games, added up: (first team's, second's)."""
+    points: dict[int, tuple[int, int]] = {}
+    for row in BracketMatchGame.objects.filter(
+        match__in=[match.pk for match in matches],
+        status=BracketMatchGame.Status.COUNTING,
+        game__status=Game.Status.FINISHED,
+    ).values("match_id", "game__score_a", "game__score_b"):
+        first, second = points.get(row["match_id"], (0, 0))
+        points[row["match_id"]] = (first + row["game__score_a"], second + row["game__score_b"])
+    return points
+
+
+def _match_records(
+    pairs: Sequence[tuple[BracketMatch, int, int, int]], points: dict[int, tuple[int, int]]
+) -> list[GameRecord]:
+    """Standings records of decided matches, each given as (match, first seed, second seed,
+    winning seed). A forfeit without a game scores the season's forfeit points."""
+    records = []
+    for match, first, second, winner in pairs:
+        side = "A" if winner == first else "B"
+        played = points.get(match.pk)
+        forfeit = match.decided_by == BracketMatch.DecidedBy.FORFEIT and played is None
+        points_first, points_second = played or (0, 0)
+        records.append(
+            GameRecord(
+                game_id=match.order,
+                side_a=(first,),
+                side_b=(second,),
+                points_a=points_first,
+                points_b=points_second,
+                winner=None if forfeit else side,
+                forfeited_by=("B" if side == "A" else "A") if forfeit else None,
+            )
+        )
+    return records
+
+
+@dataclass(frozen=True)
+class PoolTable:
+    """A pool's standings (entrants are seeds) and whether all its matches are decided."""
+
+    name: str
+    standings: Standings
+    is_finished: bool
+
+    @property
+    def ranking(self) -> list[int]:
+        return [row.entrant for row in self.standings.rows]
+
+
+def _pool_tables(
+    structure: Structure,
+    matches: dict[str, BracketMatch],
+    results: dict[str, int],
+    names: dict[int, str],
+    points: dict[int, tuple[int, int]],
+) -> list[PoolTable]:
+    tables = []
+    for pool in structure.pools:
+        in_pool = [match for match in structure.real_matches if match.pool == pool.name]
+        decided = [
+            (matches[match.code], match.first.seed, match.second.seed, results[match.code])
+            for match in in_pool
+            if match.code in results
+        ]
+        standings = compute_standings(
+            _match_records(decided, points), POOL_RULES, entrants=pool.seeds, names=names
+        )
+        tables.append(PoolTable(pool.name, standings, len(decided) == len(in_pool)))
+    return tables
+
+
+def _finished_pool_rankings(tables: Sequence[PoolTable]) -> dict[str, list[int]]:
+    return {table.name: table.ranking for table in tables if table.is_finished}
 
 
 # --------------------------------------------------------------------------------------------
@@ -100,15 +232,39 @@ class _Loaded:
     """A locked bracket with its entries and matches in memory."""
 
     bracket: Bracket
-    structure: Structure
+    structure: Structure | None
     entries: list[BracketEntry]
     matches: dict[str, BracketMatch]
     team_by_seed: dict[int, Team] = field(init=False)
     seed_by_team: dict[int, int] = field(init=False)
+    _points: dict[int, tuple[int, int]] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.team_by_seed = {entry.seed: entry.team for entry in self.entries}
         self.seed_by_team = {entry.team_id: entry.seed for entry in self.entries}
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {entry.seed: entry.team.name for entry in self.entries}
+
+    def points(self) -> dict[int, tuple[int, int]]:
+        """Points of the pool (or Swiss) matches' counting finished games, loaded once."""
+        if self._points is None:
+            if self.structure is None:
+                counted = list(self.matches.values())
+            else:
+                counted = [
+                    self.matches[match.code] for match in self.structure.matches if match.pool
+                ]
+            self._points = _match_points(counted)
+        return self._points
+
+    def pool_rankings(self, results: dict[str, int]) -> dict[str, list[int]]:
+        """The rankings of the finished pools given ``results`` (none outside pool brackets)."""
+        if self.structure is None or not self.structure.pools:
+            return {}
+        tables = _pool_tables(self.structure, self.matches, results, self.names, self.points())
+        return _finished_pool_rankings(tables)
 
     @property
     def withdrawn(self) -> set[int]:
@@ -164,12 +320,14 @@ def _counting_links(matches: Sequence[BracketMatch]) -> list[BracketMatchGame]:
 def _sync(loaded: _Loaded, *, touched: set[str] = frozenset(), user=None) -> BracketState:
     """Replay the results, forfeit the ready matches of withdrawn teams, store what changed,
     and give every ready match without a game in play its next game."""
+    if loaded.structure is None:
+        return _sync_swiss(loaded, touched=touched, user=user)
     now = timezone.now()
     results = loaded.results()
     withdrawn = loaded.withdrawn
     forfeited: list[str] = []
     while True:
-        state = play(loaded.structure, results)
+        state = play(loaded.structure, results, pool_rankings=loaded.pool_rankings(results))
         due = [code for code in state.ready if set(state.matches[code].teams) & withdrawn]
         if not due:
             break
@@ -256,6 +414,153 @@ def _create_next_games(loaded: _Loaded, ready: list[BracketMatch]) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# Swiss rounds: records, pairing the next round, playing it
+# --------------------------------------------------------------------------------------------
+
+
+def _swiss_standings(
+    matches: Sequence[BracketMatch],
+    seed_by_team: dict[int, int],
+    names: dict[int, str],
+    points: dict[int, tuple[int, int]],
+) -> Standings:
+    """Every entry's Swiss record (entrants are seeds), ranked by ``SWISS_TIEBREAKS``."""
+    decided, byes = [], []
+    for match in matches:
+        if match.status == BracketMatch.Status.BYE and match.first_team_id:
+            byes.append(Bye(entrant=seed_by_team[match.first_team_id]))
+        elif match.status == BracketMatch.Status.DECIDED and match.winner_id:
+            decided.append(
+                (
+                    match,
+                    seed_by_team[match.first_team_id],
+                    seed_by_team[match.second_team_id],
+                    seed_by_team[match.winner_id],
+                )
+            )
+    return compute_standings(
+        _match_records(decided, points), SWISS_RULES, byes=byes, entrants=names, names=names
+    )
+
+
+def _swiss_round_matches(
+    bracket: Bracket,
+    pairing,
+    round_number: int,
+    first_order: int,
+    team_by_seed: dict[int, Team],
+) -> list[BracketMatch]:
+    """The unsaved matches of a paired Swiss round: ``S{round}-{index}``, the bye last."""
+    sides = [(pair.first, pair.second) for pair in pairing.pairings]
+    if pairing.bye is not None:
+        sides.append((pairing.bye, None))
+    matches = []
+    for index, (first, second) in enumerate(sides, start=1):
+        matches.append(
+            BracketMatch(
+                bracket=bracket,
+                code=f"S{round_number}-{index}",
+                order=first_order + index - 1,
+                part=BracketMatch.Part.SWISS,
+                round=round_number,
+                first_slot={"kind": "seed", "label": f"Seed {first}", "seed": first},
+                second_slot={"kind": "bye", "label": "Bye"}
+                if second is None
+                else {"kind": "seed", "label": f"Seed {second}", "seed": second},
+                is_bye=second is None,
+                first_team=team_by_seed[first],
+                second_team=None if second is None else team_by_seed[second],
+                status=BracketMatch.Status.BYE if second is None else BracketMatch.Status.READY,
+            )
+        )
+    return matches
+
+
+def _sync_swiss(loaded: _Loaded, *, touched: set[str] = frozenset(), user=None) -> None:
+    """Forfeit the ready matches of withdrawn teams, give every ready match its next game, and
+    once a round is all decided pair the next one from the records (or finish the bracket)."""
+    bracket, now = loaded.bracket, timezone.now()
+    withdrawn_teams = {entry.team_id for entry in loaded.entries if entry.is_withdrawn}
+    forfeited = []
+    for match in loaded.matches.values():
+        out = {match.first_team_id, match.second_team_id} & withdrawn_teams
+        if match.status != BracketMatch.Status.READY or not out:
+            continue
+        first_out, second_out = match.first_team_id in out, match.second_team_id in out
+        match.winner_id = (
+            match.second_team_id if first_out and not second_out else match.first_team_id
+        )
+        match.status = BracketMatch.Status.DECIDED
+        match.decided_by, match.decided_at = BracketMatch.DecidedBy.FORFEIT, now
+        forfeited.append(match)
+    changed = {match.pk: match for match in forfeited}
+    changed.update((loaded.matches[code].pk, loaded.matches[code]) for code in touched)
+    if changed:
+        BracketMatch.objects.bulk_update(list(changed.values()), MATCH_FIELDS)
+    if forfeited:
+        names = ", ".join(sorted(entry.team.name for entry in loaded.entries if entry.is_withdrawn))
+        unplayed = [
+            link for link in _counting_links(forfeited) if link.game.status != Game.Status.FINISHED
+        ]
+        _void(unplayed, f"forfeited: {names} withdrew", user=user)
+    if bracket.status == Bracket.Status.DRAFT:
+        return
+    matches = list(loaded.matches.values())
+    current = max((match.round for match in matches), default=0)
+    open_matches = [match for match in matches if match.status == BracketMatch.Status.READY]
+    if not open_matches and current < bracket.swiss_rounds:
+        active = [entry for entry in loaded.entries if not entry.is_withdrawn]
+        standings = _swiss_standings(matches, loaded.seed_by_team, loaded.names, loaded.points())
+        pairing = None
+        if len(active) >= 2:
+            pairing = _swiss_pairing(standings, matches, loaded, {e.seed for e in active})
+        if pairing is not None:
+            new = _swiss_round_matches(
+                bracket, pairing, current + 1, len(matches), loaded.team_by_seed
+            )
+            BracketMatch.objects.bulk_create(new)
+            for match in new:
+                loaded.matches[match.code] = match
+            open_matches = [match for match in new if match.status == BracketMatch.Status.READY]
+    _create_next_games(loaded, open_matches)
+    is_complete = not open_matches
+    if is_complete and bracket.status == Bracket.Status.PUBLISHED:
+        bracket.status, bracket.finished_at = Bracket.Status.FINISHED, now
+        bracket.save(update_fields=["status", "finished_at"])
+
+
+def _swiss_pairing(standings: Standings, matches, loaded: _Loaded, active: set[int]):
+    """The next round's pairing of the ``active`` seeds from ``standings``, or ``None`` when no
+    pairing avoids a rematch (the event then ends with the rounds played)."""
+    opponents: dict[int, set[int]] = {seed: set() for seed in active}
+    byes: Counter[int] = Counter()
+    for match in matches:
+        if match.status == BracketMatch.Status.BYE and match.first_team_id:
+            byes[loaded.seed_by_team[match.first_team_id]] += 1
+        elif match.first_team_id and match.second_team_id:
+            first = loaded.seed_by_team[match.first_team_id]
+            second = loaded.seed_by_team[match.second_team_id]
+            opponents.setdefault(first, set()).add(second)
+            opponents.setdefault(second, set()).add(first)
+    entries = [
+        SwissEntry(
+            team=row.entrant,
+            score=row.wins,
+            opponents=frozenset(opponents[row.entrant]),
+            byes=byes[row.entrant],
+        )
+        for row in standings.rows
+        if row.entrant in active
+    ]
+    try:
+        return swiss_pairings(entries)
+    except DomainError as error:
+        if error.code == "no_pairing":
+            return None
+        raise
+
+
+# --------------------------------------------------------------------------------------------
 # Creating, seeding and publishing
 # --------------------------------------------------------------------------------------------
 
@@ -329,19 +634,60 @@ def seeding_by_hand(*, season: Season, teams: Sequence[Team | int]) -> Seeding:
     )
 
 
-def _check_options(*, kind, best_of, third_place, grand_final_reset, cycles) -> None:
+def _check_options(
+    *,
+    kind,
+    best_of,
+    third_place,
+    grand_final_reset,
+    cycles,
+    pool_count=0,
+    advancing_per_pool=0,
+    swiss_rounds=0,
+) -> None:
     if kind not in Bracket.Kind.values:
         raise DomainError(f"The kind is one of: {', '.join(Bracket.Kind.values)}.", field="kind")
     if best_of not in (1, 3, 5):
         raise DomainError("A match is one game, best of 3 or best of 5.", field="best_of")
-    if third_place and kind != Bracket.Kind.SINGLE:
+    if third_place and kind not in (Bracket.Kind.SINGLE, Bracket.Kind.POOLS):
         raise DomainError("A third-place match is for single elimination.", field="third_place")
     if grand_final_reset and kind != Bracket.Kind.DOUBLE:
         raise DomainError(
             "A grand final reset is for double elimination.", field="grand_final_reset"
         )
-    if cycles not in (1, 2) or (cycles == 2 and kind != Bracket.Kind.ROUND_ROBIN):
-        raise DomainError("Only a round robin is played once or twice (cycles).", field="cycles")
+    round_robins = (Bracket.Kind.ROUND_ROBIN, Bracket.Kind.POOLS)
+    if cycles not in (1, 2) or (cycles == 2 and kind not in round_robins):
+        raise DomainError(
+            "Only a round robin (or pools) is played once or twice (cycles).", field="cycles"
+        )
+    if kind == Bracket.Kind.POOLS:
+        if pool_count < 1:
+            raise DomainError("Say how many pools (1 or more).", field="pool_count")
+        if advancing_per_pool < 1:
+            raise DomainError(
+                "Say how many teams of each pool go through (1 or more).",
+                field="advancing_per_pool",
+            )
+    elif pool_count or advancing_per_pool:
+        raise DomainError("Pools are for a pools-then-knockout bracket.", field="pool_count")
+    if kind == Bracket.Kind.SWISS:
+        if swiss_rounds < 1:
+            raise DomainError(
+                "Say how many Swiss rounds to play (1 or more).", field="swiss_rounds"
+            )
+    elif swiss_rounds:
+        raise DomainError("Rounds are set for Swiss brackets only.", field="swiss_rounds")
+
+
+def _check_swiss_rounds(rounds: int, team_count: int) -> None:
+    """Each team meets a different opponent every round: ``n − 1`` rounds at most (``n`` when
+    ``n`` is odd, each team sitting out once)."""
+    most = team_count - 1 + team_count % 2
+    if rounds > most:
+        raise DomainError(
+            f"{team_count} teams can play at most {most} Swiss rounds without a rematch.",
+            field="swiss_rounds",
+        )
 
 
 def _write_entries_and_matches(bracket: Bracket, seeding: Seeding) -> None:
@@ -358,8 +704,12 @@ def _write_entries_and_matches(bracket: Bracket, seeding: Seeding) -> None:
         )
     )
     structure = bracket_structure(bracket, len(seeding.teams))
-    state = play(structure, {})
     team_of = dict(enumerate(seeding.teams, start=1))
+    if structure is None:  # Swiss: round 1 is paired from the seeds
+        first = swiss_pairings([SwissEntry(team=seed, score=0) for seed in team_of])
+        BracketMatch.objects.bulk_create(_swiss_round_matches(bracket, first, 1, 0, team_of))
+        return
+    state = play(structure, {})
 
     def team(occupant) -> Team | None:
         return team_of.get(occupant) if isinstance(occupant, int) else None
@@ -401,9 +751,16 @@ def bracket_create(
     third_place: bool = False,
     grand_final_reset: bool = False,
     cycles: int = 1,
+    pool_count: int = 0,
+    advancing_per_pool: int = 0,
+    swiss_rounds: int = 0,
 ) -> Bracket:
     """A draft bracket of a team season, seeded from the standings (the top ``team_count``) or by
-    hand (``teams`` in seed order). Nothing is played until it is published."""
+    hand (``teams`` in seed order). Nothing is played until it is published.
+
+    Pools: ``pool_count`` pools, the top ``advancing_per_pool`` of each into a single-elimination
+    knockout (with ``third_place`` if asked). Swiss: ``swiss_rounds`` rounds, the first paired
+    from the seeds (1 v n/2 + 1 …)."""
     require_league_organiser(user=user, league_id=season.league_id)
     if season.format != Season.Format.TEAMS:
         raise DomainError("Brackets are for team seasons (fixed partnerships).", field="season")
@@ -413,6 +770,9 @@ def bracket_create(
         third_place=third_place,
         grand_final_reset=grand_final_reset,
         cycles=cycles,
+        pool_count=pool_count,
+        advancing_per_pool=advancing_per_pool,
+        swiss_rounds=swiss_rounds,
     )
     if (teams is None) == (team_count is None):
         raise DomainError(
@@ -423,7 +783,17 @@ def bracket_create(
         seeding = seeding_by_hand(season=season, teams=teams)
     else:
         seeding = seeding_from_standings(season=season, team_count=team_count)
-    _structure(kind, len(seeding.teams), third_place, grand_final_reset, cycles)  # size errors
+    _structure(  # size errors
+        kind,
+        len(seeding.teams),
+        third_place,
+        grand_final_reset,
+        cycles,
+        pool_count,
+        advancing_per_pool,
+    )
+    if kind == Bracket.Kind.SWISS:
+        _check_swiss_rounds(swiss_rounds, len(seeding.teams))
     name = " ".join(name.split()) or f"{Bracket.Kind(kind).label} of {len(seeding.teams)}"
     try:
         with transaction.atomic():
@@ -435,6 +805,9 @@ def bracket_create(
                 third_place=third_place,
                 grand_final_reset=grand_final_reset,
                 cycles=cycles,
+                pool_count=pool_count,
+                advancing_per_pool=advancing_per_pool,
+                swiss_rounds=swiss_rounds,
                 seeding=Bracket.Seeding.MANUAL if teams is not None else Bracket.Seeding.STANDINGS,
                 cut_note=seeding.cut_note,
                 created_by=user if user is not None and user.is_authenticated else None,
@@ -570,11 +943,29 @@ def _preview(loaded: _Loaded, code: str, winner: Team | int) -> CorrectionPrevie
         raise DomainError(f"That team did not play in match {code}.", field="winner")
     if winner_id == match.winner_id:
         raise DomainError(f"That team already won match {code}.", field="winner")
-    correction = correct_result(
-        loaded.structure, loaded.results(), code=code, winner=loaded.seed_by_team[winner_id]
-    )
-    after = play(loaded.structure, correction.results)
     teams = {team.pk: team for team in loaded.team_by_seed.values()}
+    if loaded.structure is None:  # Swiss: the later rounds' pairings stand
+        return CorrectionPreview(
+            bracket=loaded.bracket,
+            code=code,
+            old_winner=teams[match.winner_id],
+            new_winner=teams[winner_id],
+            reset=(),
+            stopped=(),
+            results={},
+        )
+    results = loaded.results()
+    new_seed = loaded.seed_by_team[winner_id]
+    rankings_after = loaded.pool_rankings({**results, code: new_seed})
+    correction = correct_result(
+        loaded.structure,
+        results,
+        code=code,
+        winner=new_seed,
+        pool_rankings=loaded.pool_rankings(results),
+        pool_rankings_after=rankings_after,
+    )
+    after = play(loaded.structure, correction.results, pool_rankings=rankings_after)
     affected = []
     for other, played in after.matches.items():
         row = loaded.matches[other]
@@ -747,12 +1138,37 @@ class PlacingLine:
 
 
 @dataclass(frozen=True)
+class TableLine:
+    """A team's row in a pool table or the Swiss standings."""
+
+    rank: int | None
+    team: Team
+    games: int
+    wins: int
+    losses: int
+    byes: int
+    point_diff: int | float
+    reason: str
+    is_through: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """A pool's table (``Pool A``) or the Swiss standings, with its rows in ranking order."""
+
+    title: str
+    lines: list[TableLine]
+    is_finished: bool
+
+
+@dataclass(frozen=True)
 class BracketSummary:
     bracket: Bracket
     entries: list[BracketEntry]
     matches: list[MatchLine]
     placings: list[PlacingLine]
     champion: Team | None
+    tables: list[Table] = field(default_factory=list)
 
     @property
     def is_live(self) -> bool:
@@ -809,9 +1225,86 @@ def bracket_summary(*, bracket: Bracket) -> BracketSummary:
                 wins=wins,
             )
         )
-    placings = _placings(bracket, entries, matches)
+    points = {
+        match_id: (
+            sum(game.score[0] for game in played if game.status == Game.Status.FINISHED),
+            sum(game.score[1] for game in played if game.status == Game.Status.FINISHED),
+        )
+        for match_id, played in games.items()
+        if any(game.status == Game.Status.FINISHED for game in played)
+    }
+    tables = _tables(bracket, entries, matches, points)
+    placings = _placings(bracket, entries, matches, tables)
     champion = next((line.team for line in placings if line.place == 1), None)
-    return BracketSummary(bracket, entries, lines, placings, champion)
+    return BracketSummary(bracket, entries, lines, placings, champion, tables)
+
+
+def _table_lines(
+    standings: Standings, team_by_seed: dict[int, Team], through: int = 0
+) -> list[TableLine]:
+    """The table's rows; before anything is played, in seed order and unranked (a coin flip
+    between teams that have not played would only confuse)."""
+    rows = list(standings.rows)
+    is_unplayed = not any(row.games or row.byes for row in rows)
+    if is_unplayed:
+        rows.sort(key=lambda row: row.entrant)
+    return [
+        TableLine(
+            rank=None if is_unplayed else row.rank,
+            team=team_by_seed[row.entrant],
+            games=row.games,
+            wins=row.wins,
+            losses=row.losses,
+            byes=row.byes,
+            point_diff=row.point_diff,
+            reason=row.reason if row.games or row.byes else "",
+            is_through=index < through,
+        )
+        for index, row in enumerate(rows)
+    ]
+
+
+def _tables(
+    bracket: Bracket,
+    entries: list[BracketEntry],
+    matches: list[BracketMatch],
+    points: dict[int, tuple[int, int]],
+) -> list[Table]:
+    """The pool tables of a pools bracket, or the Swiss standings; none for other kinds."""
+    team_by_seed = {entry.seed: entry.team for entry in entries}
+    seed_by_team = {entry.team_id: entry.seed for entry in entries}
+    names = {entry.seed: entry.team.name for entry in entries}
+    if bracket.kind == Bracket.Kind.SWISS:
+        standings = _swiss_standings(matches, seed_by_team, names, points)
+        current = max((match.round for match in matches), default=0)
+        finished = bracket.status == Bracket.Status.FINISHED
+        title = (
+            "Final standings"
+            if finished
+            else f"Standings · round {current} of {bracket.swiss_rounds} (its byes counted)"
+        )
+        return [Table(title, _table_lines(standings, team_by_seed), finished)]
+    if bracket.kind != Bracket.Kind.POOLS:
+        return []
+    structure = bracket_structure(bracket, len(entries))
+    by_code = {match.code: match for match in matches}
+    results = {
+        match.code: seed_by_team[match.winner_id]
+        for match in matches
+        if match.winner_id and match.status == BracketMatch.Status.DECIDED
+    }
+    return [
+        Table(
+            f"Pool {table.name}",
+            _table_lines(
+                table.standings,
+                team_by_seed,
+                bracket.advancing_per_pool if table.is_finished else 0,
+            ),
+            table.is_finished,
+        )
+        for table in _pool_tables(structure, by_code, results, names, points)
+    ]
 
 
 def _side_name(team_id: int | None, slot: dict, teams: dict[int, Team]) -> str:
@@ -821,12 +1314,33 @@ def _side_name(team_id: int | None, slot: dict, teams: dict[int, Team]) -> str:
 
 
 def _placings(
-    bracket: Bracket, entries: list[BracketEntry], matches: list[BracketMatch]
+    bracket: Bracket,
+    entries: list[BracketEntry],
+    matches: list[BracketMatch],
+    tables: list[Table],
 ) -> list[PlacingLine]:
     team_by_seed = {entry.seed: entry.team for entry in entries}
     seed_by_team = {entry.team_id: entry.seed for entry in entries}
     withdrawn = {entry.team_id for entry in entries if entry.is_withdrawn}
     results = {match.code: seed_by_team[match.winner_id] for match in matches if match.winner_id}
+    if bracket.kind == Bracket.Kind.SWISS:
+        if bracket.status != Bracket.Status.FINISHED:
+            return []
+        return [
+            PlacingLine(
+                line.rank,
+                line.team,
+                f"{line.wins}–{line.losses}" + (" (withdrew)" if line.team.pk in withdrawn else ""),
+            )
+            for line in tables[0].lines
+        ]
+    pool_rankings = {}
+    if bracket.kind == Bracket.Kind.POOLS:
+        pool_rankings = {
+            table.title.removeprefix("Pool "): [seed_by_team[line.team.pk] for line in table.lines]
+            for table in tables
+            if table.is_finished
+        }
     if bracket.kind == Bracket.Kind.ROUND_ROBIN:
         if not all(match.status != BracketMatch.Status.READY for match in matches):
             return []
@@ -838,8 +1352,8 @@ def _placings(
                 place = index + 1
             lines.append(PlacingLine(place, entry.team, f"{wins[entry.team_id]} wins"))
         return lines
-    state = play(bracket_structure(bracket, len(entries)), results)
-    return [
+    state = play(bracket_structure(bracket, len(entries)), results, pool_rankings=pool_rankings)
+    lines = [
         PlacingLine(
             placing.place,
             team_by_seed[placing.seed],
@@ -847,8 +1361,173 @@ def _placings(
         )
         for placing in state.placings
     ]
+    if bracket.kind == Bracket.Kind.POOLS and state.is_complete:
+        lines += _pool_placings(tables, bracket.advancing_per_pool, withdrawn)
+    return lines
+
+
+def _pool_placings(tables: list[Table], advancing: int, withdrawn: set[int]) -> list[PlacingLine]:
+    """The teams that did not go through, after the knockout's: every pool's next team shares
+    a place (all the 3rds, then all the 4ths …)."""
+    place = sum(min(advancing, len(table.lines)) for table in tables) + 1
+    lines = []
+    for position in range(advancing, max(len(table.lines) for table in tables)):
+        tier = [(table, table.lines[position]) for table in tables if position < len(table.lines)]
+        for table, line in tier:
+            note = f"{ordinal(position + 1)} in pool {table.title.removeprefix('Pool ')}"
+            if line.team.pk in withdrawn:
+                note += ", withdrew"
+            lines.append(PlacingLine(place, line.team, note))
+        place += len(tier)
+    return lines
 
 
 def brackets_for_season(*, season: Season):
     """A season's brackets, newest first (a selector)."""
     return Bracket.objects.filter(season=season).order_by("-created_at")
+
+
+# --------------------------------------------------------------------------------------------
+# A team season's schedule
+# --------------------------------------------------------------------------------------------
+
+
+def season_schedule_create(
+    *, season: Season, nights: Sequence, cycles: int = 1, rounds_per_night: int, user
+) -> TeamSchedule:
+    """Schedule a team season: every team meets every other once (``cycles`` 1) or twice (2),
+    by Berger tables, the rounds shared out over the ``nights`` (dates; at most
+    ``rounds_per_night`` rounds each, the heavier nights first). Creates the nights (a night
+    already planned on one of the dates is used as it is) and every game with its captain link;
+    a team with a bye sits that round out. Once per season."""
+    require_league_organiser(user=user, league_id=season.league_id)
+    if season.format != Season.Format.TEAMS:
+        raise DomainError(
+            "A schedule of team meetings is for team seasons (fixed partnerships).",
+            field="season",
+        )
+    if cycles not in (1, 2):
+        raise DomainError("Teams meet once or twice (1 or 2 cycles).", field="cycles")
+    if rounds_per_night < 1:
+        raise DomainError("A night holds at least one round.", field="rounds_per_night")
+    dates = sorted(nights)
+    if not dates:
+        raise DomainError("Give the dates of the season's nights.", field="nights")
+    if len(set(dates)) != len(dates):
+        raise DomainError("Each date can be given once.", field="nights")
+    teams = list(
+        season.teams.filter(is_withdrawn=False)
+        .select_related("player_one", "player_two")
+        .order_by("pk")
+    )
+    if len(teams) < 2:
+        raise DomainError("A schedule needs at least 2 teams in the season.", field="season")
+    plan = season_schedule(
+        team_count=len(teams),
+        nights=len(dates),
+        cycles=cycles,
+        max_rounds_per_night=rounds_per_night,
+    )
+    with transaction.atomic():
+        Season.objects.select_for_update().filter(pk=season.pk).first()
+        try:
+            with transaction.atomic():
+                schedule = TeamSchedule.objects.create(
+                    season=season,
+                    cycles=cycles,
+                    rounds_per_night=rounds_per_night,
+                    created_by=user if user is not None and user.is_authenticated else None,
+                )
+        except IntegrityError as error:
+            raise ConflictError("This season already has a schedule.", code="scheduled") from error
+        planned = {
+            night.date: night
+            for night in Night.objects.filter(season=season, date__in=dates).order_by("-id")
+        }
+        byes = []
+        for planned_night, date in zip(plan.nights, dates, strict=True):
+            night = planned.get(date) or league_services.night_create(
+                season=season, date=date, user=user
+            )
+            for local, played in enumerate(planned_night.rounds, start=1):
+                for table, pairing in enumerate(played.pairings, start=1):
+                    first, second = teams[pairing.first - 1], teams[pairing.second - 1]
+                    scoring_services.game_create(
+                        season=season,
+                        seats=(
+                            first.player_one,
+                            second.player_one,
+                            first.player_two,
+                            second.player_two,
+                        ),
+                        team_a=first,
+                        team_b=second,
+                        night=night,
+                        round_number=local,
+                        table_number=table,
+                        first_dealer_seat=(played.number - 1) % 4,
+                    )
+                if played.bye is not None:
+                    byes.append(
+                        {"night": night.pk, "round": local, "team": teams[played.bye - 1].pk}
+                    )
+        schedule.byes = byes
+        schedule.save(update_fields=["byes"])
+    return schedule
+
+
+@dataclass(frozen=True)
+class ScheduledRound:
+    number: int
+    games: list[Game]
+    bye: Team | None
+
+
+@dataclass(frozen=True)
+class ScheduledNightLine:
+    night: Night
+    rounds: list[ScheduledRound]
+
+
+@dataclass(frozen=True)
+class ScheduleSummary:
+    schedule: TeamSchedule
+    nights: list[ScheduledNightLine]
+
+    @property
+    def game_count(self) -> int:
+        return sum(len(played.games) for night in self.nights for played in night.rounds)
+
+    def byes_of(self) -> dict[str, int]:
+        """Byes per team name (balanced: they differ by at most one)."""
+        counted: Counter[str] = Counter()
+        for night in self.nights:
+            for played in night.rounds:
+                if played.bye is not None:
+                    counted[played.bye.name] += 1
+        return dict(counted)
+
+
+def season_schedule_summary(*, season: Season) -> ScheduleSummary | None:
+    """A season's schedule night by night, round by round (a selector); ``None`` if it has
+    none."""
+    schedule = TeamSchedule.objects.filter(season=season).first()
+    if schedule is None:
+        return None
+    teams = {team.pk: team for team in season.teams.all()}
+    byes = {(bye["night"], bye["round"]): teams.get(bye["team"]) for bye in schedule.byes}
+    games = (
+        Game.objects.filter(season=season, night__isnull=False, team_a__isnull=False)
+        .select_related("team_a", "team_b", "night")
+        .order_by("night__date", "night_id", "round_number", "table_number")
+    )
+    nights: dict[int, ScheduledNightLine] = {}
+    rounds: dict[tuple[int, int], ScheduledRound] = {}
+    for game in games:
+        line = nights.setdefault(game.night_id, ScheduledNightLine(game.night, []))
+        key = (game.night_id, game.round_number)
+        if key not in rounds:
+            rounds[key] = ScheduledRound(game.round_number, [], byes.get(key))
+            line.rounds.append(rounds[key])
+        rounds[key].games.append(game)
+    return ScheduleSummary(schedule, list(nights.values()))

@@ -1,4 +1,5 @@
-"""Bracket pages: public at ``/brackets/<id>/``, the organiser's under ``/manage/brackets/``."""
+"""Bracket pages: public at ``/brackets/<id>/``, the organiser's under ``/manage/brackets/``; a
+team season's schedule at ``/seasons/<id>/schedule/`` and ``/manage/seasons/<id>/schedule/``."""
 
 from django.urls import path
 
@@ -14,5 +15,11 @@ urlpatterns = [
     path("manage/brackets/<int:pk>/correct/", views.manage_bracket_correct, name="manage-correct"),
     path(
         "manage/brackets/<int:pk>/withdraw/", views.manage_bracket_withdraw, name="manage-withdraw"
+    ),
+    path("seasons/<int:pk>/schedule/", views.season_schedule_page, name="schedule"),
+    path(
+        "manage/seasons/<int:pk>/schedule/",
+        views.manage_season_schedule,
+        name="manage-schedule",
     ),
 ]

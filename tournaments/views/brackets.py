@@ -9,10 +9,16 @@ out here (pure arithmetic on the matches) and rendered by ``templates/brackets/_
 - a *box* is a match: two rows (its two teams, or what each slot waits for) with the score on the
   right; a bye match is laid out but not drawn;
 - a *line* joins a feeder match to the slot it feeds, within one section.
+
+A pools bracket draws each pool as its own section, then the knockout; Swiss rounds are one
+section of rounds side by side. Pool tables and the Swiss standings are tables under the drawing.
+The schedule of a team season (``season_schedule_create``) has its organiser screen under
+``/manage/seasons/<id>/schedule/`` and a public page at ``/seasons/<id>/schedule/``.
 """
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 
 from django.contrib.auth.decorators import login_required
@@ -45,6 +51,7 @@ PART_TITLES = {
     BracketMatch.Part.THIRD_PLACE: "Third place",
     BracketMatch.Part.ROUND_ROBIN: "Round robin",
     BracketMatch.Part.POOL: "Pools",
+    BracketMatch.Part.SWISS: "Swiss rounds",
 }
 
 
@@ -95,7 +102,7 @@ def _round_title(part: str, round_number: int, rounds: int, kind: str) -> str:
         return "Final" if round_number == 1 else "Reset"
     if part == BracketMatch.Part.THIRD_PLACE:
         return "3rd place"
-    if part == BracketMatch.Part.WINNERS and kind == Bracket.Kind.SINGLE:
+    if part == BracketMatch.Part.WINNERS and kind in (Bracket.Kind.SINGLE, Bracket.Kind.POOLS):
         from_end = rounds - round_number
         if from_end == 0:
             return "Final"
@@ -107,14 +114,24 @@ def _round_title(part: str, round_number: int, rounds: int, kind: str) -> str:
 
 
 def bracket_drawing(summary: services.BracketSummary) -> list[Section]:
-    """Lay out each part of the bracket: rounds as columns, a match midway between its feeders."""
-    parts: dict[str, list[services.MatchLine]] = {}
+    """Lay out each part of the bracket (each pool its own): rounds as columns, a match midway
+    between its feeders."""
+    parts: dict[tuple[str, str], list[services.MatchLine]] = {}
     for line in summary.matches:
-        parts.setdefault(line.match.part, []).append(line)
+        parts.setdefault((line.match.part, line.match.pool), []).append(line)
     sections = []
-    for part in PART_TITLES:
-        lines = parts.get(part)
-        if not lines:
+    is_pools = summary.bracket.kind == Bracket.Kind.POOLS
+    order = [BracketMatch.Part.POOL, *(part for part in PART_TITLES if part != "pool")]
+    for part, pool in sorted(parts, key=lambda key: (order.index(key[0]), key[1])):
+        lines = parts[(part, pool)]
+        title = PART_TITLES[part]
+        if pool:
+            title = f"Pool {pool}"
+        elif part == BracketMatch.Part.WINNERS and is_pools:
+            title = "Knockout"
+        if part in (BracketMatch.Part.POOL, BracketMatch.Part.SWISS):
+            lines = [line for line in lines if not line.match.is_bye]  # byes have no box
+        if all(line.match.is_bye for line in lines):
             continue
         rounds = sorted({line.match.round for line in lines})
         column_of = {number: index for index, number in enumerate(rounds)}
@@ -135,7 +152,7 @@ def bracket_drawing(summary: services.BracketSummary) -> list[Section]:
             last_in_column[column] = centre[match.code]
         top = HEADER
         section = Section(
-            title=PART_TITLES[part],
+            title=title,
             width=len(rounds) * (BOX_WIDTH + COLUMN_GAP) - COLUMN_GAP + 2,
             height=int(max(centre.values()) + BOX_HEIGHT + top + 2),
         )
@@ -244,7 +261,7 @@ def manage_brackets(request) -> HttpResponse:
     )
 
 
-def _form_options(data) -> dict:
+def _form_options(data) -> tuple[dict, object]:
     def number(name: str, default: int) -> int:
         value = (data.get(name) or "").strip()
         if not value:
@@ -260,6 +277,19 @@ def _form_options(data) -> dict:
         "third_place": data.get("third_place") == "on",
         "grand_final_reset": data.get("grand_final_reset") == "on",
         "cycles": number("cycles", 1),
+        **(
+            {
+                "pool_count": number("pool_count", 0),
+                "advancing_per_pool": number("advancing_per_pool", 0),
+            }
+            if data.get("kind") == Bracket.Kind.POOLS
+            else {}
+        ),
+        **(
+            {"swiss_rounds": number("swiss_rounds", 0)}
+            if data.get("kind") == Bracket.Kind.SWISS
+            else {}
+        ),
     }, number
 
 
@@ -408,3 +438,77 @@ def manage_bracket_correct(request, pk: int) -> HttpResponse:
         "brackets/manage_correct.html",
         {"bracket": bracket, "preview": preview, "message": correction_message(preview)},
     )
+
+
+# --------------------------------------------------------------------------------------------
+# A team season's schedule
+# --------------------------------------------------------------------------------------------
+
+
+def _parse_dates(text: str) -> list[datetime.date]:
+    """Dates one a line (or separated by commas or spaces), as YYYY-MM-DD."""
+    dates = []
+    for word in text.replace(",", " ").split():
+        try:
+            dates.append(datetime.date.fromisoformat(word))
+        except ValueError:
+            raise DomainError(
+                f"{word!r} is not a date: write each night as YYYY-MM-DD.", field="nights"
+            ) from None
+    return dates
+
+
+def _schedule_season(pk: int) -> Season:
+    season = Season.objects.select_related("league").filter(pk=pk).first()
+    if season is None:
+        raise Http404("no such season")
+    return season
+
+
+def season_schedule_page(request, pk: int) -> HttpResponse:
+    """The public schedule of a team season: night by night, who plays whom at which table."""
+    season = _schedule_season(pk)
+    summary = services.season_schedule_summary(season=season)
+    if summary is None:
+        raise Http404("this season has no schedule yet")
+    return render(
+        request, "brackets/schedule.html", {"season": season, "summary": summary, "links": False}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_season_schedule(request, pk: int) -> HttpResponse:
+    """Build a team season's schedule (dates, once or twice, rounds a night), then see it with
+    every game's score-card link."""
+    season = _schedule_season(pk)
+    if not is_league_organiser(user=request.user, league_id=season.league_id):
+        raise PermissionDenied("only an organiser of this league may schedule its season")
+    context = {
+        "season": season,
+        "values": request.POST,
+        "team_count": season.teams.filter(is_withdrawn=False).count(),
+        "links": True,
+    }
+    if request.method == "POST":
+        try:
+            rounds = (request.POST.get("rounds_per_night") or "").strip()
+            if not rounds.isdigit():
+                raise DomainError(
+                    "Rounds a night must be a whole number.", field="rounds_per_night"
+                )
+            services.season_schedule_create(
+                season=season,
+                nights=_parse_dates(request.POST.get("nights", "")),
+                cycles=2 if request.POST.get("cycles") == "2" else 1,
+                rounds_per_night=int(rounds),
+                user=request.user,
+            )
+        except DomainError as error:
+            context["error"] = error.message
+            context["summary"] = services.season_schedule_summary(season=season)
+            status = 409 if error.code == "scheduled" else 400
+            return render(request, "brackets/manage_schedule.html", context, status=status)
+        return redirect("brackets:manage-schedule", pk=season.pk)
+    context["summary"] = services.season_schedule_summary(season=season)
+    return render(request, "brackets/manage_schedule.html", context)
