@@ -33,6 +33,7 @@ class Game(models.Model):
         SCHEDULED = "scheduled", "Scheduled"
         IN_PROGRESS = "in_progress", "In progress"
         FINISHED = "finished", "Finished"
+        VOIDED = "voided", "Voided (will not be played)"
 
     class Confirmation(models.TextChoices):
         PENDING = "pending", "Waiting for the other side"
@@ -66,6 +67,10 @@ class Game(models.Model):
     score_b = models.IntegerField(default=0)
     hands_played = models.PositiveSmallIntegerField(default=0)
     winner = models.CharField(max_length=1, choices=Side.choices, blank=True)
+    counts_for_standings = models.BooleanField(
+        default=True, help_text="False for playoff games: they do not change the season's table."
+    )
+    void_reason = models.CharField(max_length=300, blank=True)
     is_final_score_only = models.BooleanField(
         default=False, help_text="Recorded by its final score alone, with no hand detail."
     )

@@ -172,6 +172,7 @@ def _apply_state(game: Game, state: GameState) -> list[str]:
     """Copy the engine's game state onto the row; say what changed in the game's life."""
     effects = []
     was_finished = game.status == Game.Status.FINISHED
+    old_winner = game.winner
     game.score_a, game.score_b, game.hands_played = state.score_a, state.score_b, state.hands_played
     if state.is_over:
         game.status = Game.Status.FINISHED
@@ -181,6 +182,8 @@ def _apply_state(game: Game, state: GameState) -> list[str]:
             game.confirmation = Game.Confirmation.PENDING
             game.dispute_reason = ""
             effects.append("finished")
+        elif game.winner != old_winner:
+            effects.append("winner_changed")
     else:
         game.status = (
             Game.Status.IN_PROGRESS
@@ -209,13 +212,27 @@ def _apply_state(game: Game, state: GameState) -> list[str]:
     return effects
 
 
+RESULT_CHANGES = ("finished", "winner_changed", "reopened")
+"""Effects that change a game's final result: ``game_finished`` is sent for each of them."""
+
+
 def _results_changed(game: Game, effects: Iterable[str]) -> None:
-    """Mark the season's results newer; after commit, recompute standings and announce an end."""
+    """Mark the season's results newer; after commit, recompute standings and announce a change of
+    the game's final result (it ended, its winner changed, or it was reopened by an undo).
+
+    The callbacks are robust: the hand is committed whatever they do, and a lost one is made good
+    by the periodic sweeps (standings) and the receivers' own reconciliation (brackets)."""
     Season.objects.filter(pk=game.season_id).update(results_version=F("results_version") + 1)
     season_id, game_id = game.season_id, game.pk
-    transaction.on_commit(lambda: enqueue_standings(season_id))
-    if "finished" in effects:
-        transaction.on_commit(lambda: game_finished.send(sender=Game, game_id=game_id))
+    transaction.on_commit(lambda: enqueue_standings(season_id), robust=True)
+    for change in RESULT_CHANGES:
+        if change in effects:
+            transaction.on_commit(
+                lambda change=change: game_finished.send(
+                    sender=Game, game_id=game_id, change=change
+                ),
+                robust=True,
+            )
 
 
 def enqueue_standings(season_id: int) -> None:
@@ -455,6 +472,7 @@ def game_create(
     table_number: int | None = None,
     first_dealer_seat: int = 0,
     hands_per_game: int | None = None,
+    counts_for_standings: bool = True,
 ) -> Game:
     """A new game at a table. Seats are clockwise; seats 0 and 2 are side A. ``hands_per_game``
     makes it a game of that many hands whatever the rulebook's length (a night's choice)."""
@@ -489,6 +507,7 @@ def game_create(
         seat_3=seats[3],
         first_dealer_seat=first_dealer_seat,
         hands_per_game=hands_per_game,
+        counts_for_standings=counts_for_standings,
     )
 
 
@@ -740,4 +759,27 @@ def game_settle_dispute(
             after=game_picture(game),
             reason=reason,
         )
+        return game
+
+
+def game_void(*, game: Game, reason: str, user=None) -> Game:
+    """Call off a game that will not be played (or not be counted): e.g. a bracket match whose
+    teams changed after a correction. Its hands are kept as they were; its captain link stops
+    working; it no longer counts anywhere. A finished game cannot be voided."""
+    from scoring.models import new_captain_token
+
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise DomainError("say why the game is called off", field="reason")
+    with transaction.atomic():
+        game = _lock_game(game.pk)
+        if game.status == Game.Status.VOIDED:
+            return game
+        if game.status == Game.Status.FINISHED:
+            raise ConflictError("a finished game cannot be called off", code="game_over")
+        game.status = Game.Status.VOIDED
+        game.void_reason = reason[:300]
+        game.captain_token = new_captain_token()
+        game.save(update_fields=["status", "void_reason", "captain_token", "updated_at"])
+        Season.objects.filter(pk=game.season_id).update(results_version=F("results_version") + 1)
         return game
