@@ -10,6 +10,7 @@ hand), so two captains at one table or a phone that retries can never record a h
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +38,8 @@ from scoring.domain.engine import (
 from scoring.models import Game, Hand
 from scoring.selectors import game_next_dealer_seat
 from scoring.signals import game_finished
+
+logger = logging.getLogger(__name__)
 
 FACT_FIELDS = (
     "makers",
@@ -567,7 +570,14 @@ def season_rederive_points(*, season_id: int) -> int:
                 if hand.rulebook_id == season.rulebook_id:
                     continue
                 facts = _engine_facts(game, hand_input_of(hand), hand.dealer_seat)
-                score = score_hand(rules, facts)
+                try:
+                    score = score_hand(rules, facts)
+                except DomainError as error:
+                    # Undone or replaced hands need not be legal under the new rules, and a hand
+                    # entered while the rules changed was legal when it was played: either way it
+                    # keeps the points it was given, and the re-derivation moves on.
+                    logger.warning("hand %s kept its points under new rules: %s", hand.pk, error)
+                    score = _stored_score(hand)
                 hand.outcome, hand.points_a, hand.points_b = (
                     score.outcome.value,
                     score.points_a,
@@ -614,22 +624,20 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
     rules = RulebookRules.from_options({**current.options, **options})
     if rules == rulebook_rules(current):
         raise DomainError("these are already the season's rules", field="options")
-    hands = Hand.objects.filter(game__season=season, status=Hand.Status.ACTIVE).select_related(
-        "game"
-    )
-    for hand in hands.iterator(chunk_size=2000):
-        try:
-            score_hand(rules, _engine_facts(hand.game, hand_input_of(hand), hand.dealer_seat))
-        except DomainError as error:
-            raise DomainError(
-                f"hand {hand.number} of game {hand.game_id} is not allowed under the new rules "
-                f"({error.message}); correct it first",
-                field="options",
-            ) from None
     with transaction.atomic():
         locked = Season.objects.select_for_update().get(pk=season.pk)
         if locked.rulebook_id != current.pk:
             raise ConflictError("the season's rules were changed meanwhile; reload and retry")
+        hands = Hand.objects.filter(game__season=season, status=Hand.Status.ACTIVE)
+        for hand in hands.select_related("game").iterator(chunk_size=2000):
+            try:
+                score_hand(rules, _engine_facts(hand.game, hand_input_of(hand), hand.dealer_seat))
+            except DomainError as error:
+                raise DomainError(
+                    f"hand {hand.number} of game {hand.game_id} is not allowed under the new "
+                    f"rules ({error.message}); correct it first",
+                    field="options",
+                ) from None
         latest_version = (
             Rulebook.objects.filter(league=season.league, name=current.name)
             .order_by("-version")

@@ -69,7 +69,41 @@ class HandUndoSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
-class HandSerializer(serializers.ModelSerializer):
+class OrganiserOnlyFieldsMixin:
+    """Leave out ``organiser_only_fields`` (dispute and correction reasons) unless the request
+    comes from an organiser of the object's league: they are the league's private business."""
+
+    organiser_only_fields: tuple[str, ...] = ()
+
+    def league_id_of(self, instance) -> int:
+        raise NotImplementedError
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not self._organiser_sees(instance):
+            for name in self.organiser_only_fields:
+                data.pop(name, None)
+        return data
+
+    def _organiser_sees(self, instance) -> bool:
+        from league.access import is_league_organiser
+
+        request = self.context.get("request")
+        if request is None:
+            return False
+        seen = self.context.setdefault("_organiser_of", {})
+        league_id = self.league_id_of(instance)
+        if league_id not in seen:
+            seen[league_id] = is_league_organiser(user=request.user, league_id=league_id)
+        return seen[league_id]
+
+
+class HandSerializer(OrganiserOnlyFieldsMixin, serializers.ModelSerializer):
+    organiser_only_fields = ("change_reason",)
+
+    def league_id_of(self, hand: Hand) -> int:
+        return hand.game.season.league_id
+
     summary = serializers.SerializerMethodField()
 
     class Meta:
@@ -107,7 +141,12 @@ class HandSerializer(serializers.ModelSerializer):
         return hand_summary(Outcome(hand.outcome), hand.points_a, hand.points_b)
 
 
-class GameSerializer(serializers.ModelSerializer):
+class GameSerializer(OrganiserOnlyFieldsMixin, serializers.ModelSerializer):
+    organiser_only_fields = ("dispute_reason",)
+
+    def league_id_of(self, game: Game) -> int:
+        return game.season.league_id
+
     seats = serializers.SerializerMethodField()
     next_dealer_seat = serializers.SerializerMethodField()
 
@@ -155,7 +194,7 @@ class GameDetailSerializer(GameSerializer):
 
     def get_hands(self, game: Game) -> list[dict]:
         hands = game.hands.filter(status=Hand.Status.ACTIVE).order_by("number")
-        return HandSerializer(hands, many=True).data
+        return HandSerializer(hands, many=True, context=self.context).data
 
 
 class GameInputSerializer(serializers.Serializer):

@@ -95,7 +95,7 @@ class GameViewSet(ReadCreateViewSet):
         game = services.game_record_final_score(
             game=game, user=request.user, **serializer.validated_data
         )
-        return Response(s.GameSerializer(game).data)
+        return Response(s.GameSerializer(game, context={"request": request}).data)
 
     @extend_schema(
         parameters=[OpenApiParameter("all", bool, description="include undone and corrected rows")],
@@ -105,10 +105,10 @@ class GameViewSet(ReadCreateViewSet):
     def hands(self, request, pk=None):
         """The game's hands in order (only those that count, unless ``all=true``)."""
         game = self.get_object()
-        hands = game.hands.select_related(None).order_by("number", "created_at")
+        hands = game.hands.select_related("game__season").order_by("number", "created_at")
         if request.query_params.get("all") not in ("1", "true", "yes"):
             hands = hands.filter(status=Hand.Status.ACTIVE)
-        return Response(s.HandSerializer(hands, many=True).data)
+        return Response(s.HandSerializer(hands, many=True, context={"request": request}).data)
 
     @extend_schema(
         parameters=[IDEMPOTENCY_KEY, CAPTAIN_TOKEN],

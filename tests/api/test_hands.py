@@ -333,10 +333,13 @@ def test_dispute_then_confirm_is_refused_once_confirmed(api, organiser_api, make
         format="json",
         **captain,
     )
-    assert (disputed.json()["confirmation"], disputed.json()["dispute_reason"]) == (
-        "disputed",
-        "hand 2 was a euchre",
-    )
+    assert disputed.json()["confirmation"] == "disputed"
+    assert "dispute_reason" not in disputed.json()  # the league's private business
+    public = api.get(f"/api/v1/games/{game.pk}/").json()
+    assert "dispute_reason" not in public
+    assert all("change_reason" not in hand for hand in public["hands"])
+    seen = organiser_api.get(f"/api/v1/games/{game.pk}/").json()
+    assert seen["dispute_reason"] == "hand 2 was a euchre"
     listed = organiser_api.get("/api/v1/games/?confirmation=disputed").json()
     assert [row["id"] for row in listed["results"]] == [game.pk]
 

@@ -314,3 +314,28 @@ def test_admin_lists_every_model(admin_client):
         assert admin.site.is_registered(model), model._meta.label
         path = f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
         assert admin_client.get(path).status_code == 200, path
+
+
+def test_rules_change_with_an_undone_hand_that_the_new_rules_forbid(
+    organiser_api, make_game, django_capture_on_commit_callbacks
+):
+    game = make_game("standard")
+    organiser_api.post(f"/api/v1/games/{game.pk}/hands/", {"thrown_in": True}, format="json")
+    organiser_api.post(f"/api/v1/games/{game.pk}/hands/undo/", {"number": 1}, format="json")
+    organiser_api.post(
+        f"/api/v1/games/{game.pk}/hands/", {"makers": "A", "tricks_won": 5}, format="json"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = organiser_api.post(
+            f"/api/v1/seasons/{game.season_id}/rules/",
+            {"options": {"stick_the_dealer": True}},
+            format="json",
+        )
+    assert response.status_code == 202, response.json()
+    season = Season.objects.get(pk=game.season_id)
+    assert not Hand.objects.filter(game=game).exclude(rulebook=season.rulebook).exists()
+    assert [(h.status, h.outcome) for h in Hand.objects.filter(game=game).order_by("pk")] == [
+        ("voided", "thrown_in"),
+        ("active", "march"),
+    ]
+    assert sweep_stale_seasons() == {"rederive": [], "recompute": []}
