@@ -259,7 +259,8 @@ class StandingsSnapshotSerializer(serializers.Serializer):
 
 
 class StandingRulesSerializer(serializers.Serializer):
-    """How a season ranks; any option left out keeps the engine's default."""
+    """How a season ranks; any option left out keeps the engine's default. Byes and forfeits are
+    not offered yet: no bye or forfeit is recorded as a result for the standings to count."""
 
     tiebreaks = serializers.ListField(
         child=serializers.CharField(),
@@ -270,10 +271,13 @@ class StandingRulesSerializer(serializers.Serializer):
     count_best_nights = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     best_nights_by = serializers.ChoiceField(choices=["wins", "points"], required=False)
     min_games = serializers.IntegerField(min_value=0, required=False)
-    forfeit_points_to_winner = serializers.IntegerField(min_value=0, required=False)
-    forfeit_points_to_forfeiter = serializers.IntegerField(min_value=0, required=False)
-    forfeit_counts_as_game = serializers.BooleanField(required=False)
-    bye_value = serializers.ChoiceField(choices=["nothing", "fixed", "average"], required=False)
-    bye_points = serializers.IntegerField(min_value=0, required=False)
-    bye_counts_as_win = serializers.BooleanField(required=False)
     coin_flip_seed = serializers.IntegerField(min_value=0, required=False)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {name: ["not a standings option"] for name in unknown}
+                )
+        return super().to_internal_value(data)

@@ -251,3 +251,19 @@ def test_standing_rules_need_an_organiser(api, league):
     assert response.status_code in (401, 403)
     season.refresh_from_db()
     assert season.standing_rules == {}
+
+
+def test_bye_and_forfeit_options_are_refused_until_they_are_recorded(organiser_api, league):
+    season, _teams = team_season(league)
+    response = organiser_api.put(
+        f"/api/v1/seasons/{season.pk}/standing-rules/",
+        {"bye_value": "fixed", "bye_points": 5},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"] == {
+        "bye_points": ["not a standings option"],
+        "bye_value": ["not a standings option"],
+    }
+    season.refresh_from_db()
+    assert season.standing_rules == {}
