@@ -29,18 +29,22 @@ class HandInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    """Games change through the scoring services (captain pages, the workspace, the API), which
+    keep scores derived, audit corrections and tell brackets and standings: here they are read."""
+
     list_display = ["id", "season", "status", "score_a", "score_b", "winner", "confirmation"]
     list_filter = ["status", "confirmation", "season"]
-    readonly_fields = [
-        "score_a",
-        "score_b",
-        "hands_played",
-        "winner",
-        "finished_at",
-        "captain_token",
-    ]
-    raw_id_fields = ["seat_0", "seat_1", "seat_2", "seat_3", "team_a", "team_b", "night"]
+    exclude = ["captain_token"]
     inlines = [HandInline]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Hand)

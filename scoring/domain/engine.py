@@ -298,6 +298,8 @@ def final_score_check(rulebook: Rulebook, score_a: int, score_b: int) -> Side | 
         # The last hand is worth at most the largest award, so the loser stayed below the target
         # and the winner overshot by less than that award.
         top = max(
+            rulebook.make_points,
+            rulebook.lone_make_points,
             rulebook.march_points,
             rulebook.lone_march_points,
             rulebook.euchre_points,

@@ -307,3 +307,15 @@ def test_long_ical_lines_are_folded_at_75_octets():
     parts = folded.split("\r\n ")
     assert [len(part.encode()) for part in parts] == [74, 54]
     assert "".join(parts) == "SUMMARY:" + "é" * 60
+
+
+@pytest.mark.django_db
+def test_signup_never_redirects_to_another_site(client, django_user_model):
+    password = "a-long-Pass-phrase-9"
+    response = client.post(
+        "/manage/signup/?next=https://evil.example/phish",
+        {"username": "newcomer", "password1": password, "password2": password},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/manage/"
+    assert django_user_model.objects.filter(username="newcomer").exists()
