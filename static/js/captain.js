@@ -130,7 +130,11 @@
         "Content-Type": "application/x-www-form-urlencoded",
       },
     }).then(function (response) {
-      if (response.status >= 500) throw new Error("server error " + response.status);
+      // 5xx and 429 (too many attempts from this network, e.g. a bar's shared address) are
+      // passing troubles: the hand stays on the phone and is sent again later, with its key.
+      if (response.status >= 500 || response.status === 429) {
+        throw new Error("try again later: " + response.status);
+      }
       return response.text();
     });
   }

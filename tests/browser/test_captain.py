@@ -313,3 +313,26 @@ def test_a_wrong_token_gets_the_friendly_page(page, live_server, shot):
     assert response.headers["x-robots-tag"] == "noindex, nofollow"
     expect(page.get_by_role("heading", level=1)).to_have_text("This score-card link doesn't work")
     shot(page, "friendly-404")
+
+
+def test_a_rate_limited_answer_keeps_the_hand_and_sends_it_later(table_game, card):
+    """A bar's shared address can hit the wrong-link limit: the hand must wait, not vanish."""
+    game = table_game("standard")
+    captain = card(game)
+    page = captain.page
+    hands_url = re.compile(r".*/hands/$")
+    page.route(
+        hands_url,
+        lambda route: route.fulfill(status=429, body="Too many attempts", content_type="text/html"),
+    )
+    captain.caller("Alice")
+    captain.tricks(5)
+    captain.record()
+    expect(page.locator("#pending")).to_contain_text("Waiting to send: 1 hand (hand 1)")
+    assert not Hand.objects.filter(game=game).exists()
+
+    page.unroute(hands_url)
+    page.get_by_role("button", name="Send now").click()
+    expect(page.locator("[data-flash]")).to_have_text("Hand 1: March! A +2")
+    expect(page.locator("#pending")).to_be_hidden()
+    assert Hand.objects.filter(game=game).count() == 1
