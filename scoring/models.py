@@ -169,6 +169,9 @@ class Hand(models.Model):
     renege = models.CharField(max_length=1, choices=Side.choices, blank=True)
     thrown_in = models.BooleanField(default=False)
     misdeal = models.BooleanField(default=False)
+    ordered_up = models.BooleanField(
+        null=True, blank=True, help_text="Trump was ordered up in round one (unknown if empty)."
+    )
     dealer_seat = models.PositiveSmallIntegerField()
     # Derived by the engine from the facts under this rulebook version
     rulebook = models.ForeignKey("league.Rulebook", on_delete=models.PROTECT, related_name="+")

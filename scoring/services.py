@@ -50,6 +50,7 @@ FACT_FIELDS = (
     "renege",
     "thrown_in",
     "misdeal",
+    "ordered_up",
 )
 
 
@@ -65,6 +66,7 @@ class HandInput:
     renege: str | None = None
     thrown_in: bool = False
     misdeal: bool = False
+    ordered_up: bool | None = None
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> HandInput:
@@ -78,6 +80,7 @@ class HandInput:
             renege=data.get("renege") or None,
             thrown_in=bool(data.get("thrown_in", False)),
             misdeal=bool(data.get("misdeal", False)),
+            ordered_up=data.get("ordered_up"),
         )
 
     def matches(self, hand: Hand) -> bool:
@@ -95,6 +98,7 @@ def hand_input_of(hand: Hand) -> HandInput:
         renege=hand.renege or None,
         thrown_in=hand.thrown_in,
         misdeal=hand.misdeal,
+        ordered_up=hand.ordered_up,
     )
 
 
@@ -166,6 +170,7 @@ def _engine_facts(game: Game | None, data: HandInput, dealer_seat: int | None) -
         renege=Side(data.renege) if data.renege else None,
         thrown_in=data.thrown_in,
         misdeal=data.misdeal,
+        ordered_up=data.ordered_up,
         caller_seat=caller_seat,
         dealer_seat=dealer_seat,
     )
@@ -331,6 +336,7 @@ def _hand_record(game, data, client_key, expected_number, source, user) -> HandR
         renege=data.renege or "",
         thrown_in=data.thrown_in,
         misdeal=data.misdeal,
+        ordered_up=data.ordered_up,
         dealer_seat=dealer_seat,
         rulebook=game.season.rulebook,
         outcome=score.outcome.value,
@@ -440,6 +446,7 @@ def hand_correct(
             renege=data.renege or "",
             thrown_in=data.thrown_in,
             misdeal=data.misdeal,
+            ordered_up=data.ordered_up,
             dealer_seat=old.dealer_seat,
             rulebook=game.season.rulebook,
             outcome=score.outcome.value,

@@ -46,6 +46,13 @@ class HandFactsSerializer(serializers.Serializer):
     misdeal = serializers.BooleanField(
         required=False, default=False, help_text="A misdeal: redeal by the same dealer, no score."
     )
+    ordered_up = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Trump was ordered up in round one (null: not said). Needed by rulebooks where "
+        "the dealer's partner who orders up must go alone.",
+    )
 
 
 class HandInputSerializer(HandFactsSerializer):
@@ -120,6 +127,7 @@ class HandSerializer(OrganiserOnlyFieldsMixin, serializers.ModelSerializer):
             "renege",
             "thrown_in",
             "misdeal",
+            "ordered_up",
             "dealer_seat",
             "outcome",
             "points_a",

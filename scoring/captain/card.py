@@ -114,6 +114,7 @@ def card_context(
             rules.defender_alone is DefenderAlone.AGAINST_LONE_CALLER
         ),
         "allows_thrown_in": not rules.stick_the_dealer,
+        "asks_ordered_up": rules.dealer_partner_must_go_alone,
         "allows_no_tricks": rules.renege_penalty is RenegePenalty.HAND_ENDS,
         "values": values or {},
         "flash": flash or [],

@@ -22,6 +22,7 @@ class HandFactsForm(forms.Form):
     caller = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     caller_alone = forms.BooleanField(required=False)
     defender_alone = forms.BooleanField(required=False)
+    ordered_up = forms.BooleanField(required=False)
     tricks_won = forms.TypedChoiceField(
         choices=TRICK_CHOICES, coerce=int, required=False, empty_value=None
     )
@@ -54,6 +55,7 @@ class HandFactsForm(forms.Form):
             caller_id=caller,
             caller_alone=data.get("caller_alone", False),
             defender_alone=data.get("defender_alone", False),
+            ordered_up=data.get("ordered_up") or None,
             tricks_won=data.get("tricks_won"),
             renege=data.get("renege") or None,
         )
@@ -117,6 +119,7 @@ def hand_values(hand: Hand) -> dict:
         "caller": str(hand.caller_id or ""),
         "caller_alone": "on" if hand.caller_alone else "",
         "defender_alone": "on" if hand.defender_alone else "",
+        "ordered_up": "on" if hand.ordered_up else "",
         "tricks_won": "" if hand.tricks_won is None else str(hand.tricks_won),
         "renege": hand.renege,
         "special": special,

@@ -357,3 +357,46 @@ def test_a_night_can_make_games_of_a_fixed_number_of_hands(organiser_api, make_s
     game.refresh_from_db()
     assert (game.status, game.score_a, game.hands_played, game.winner) == ("finished", 4, 4, "A")
     assert organiser_api.get(f"/t/{game.captain_token}/").status_code == 200
+
+
+def test_dealers_partner_who_orders_up_must_go_alone(organiser_api, make_game, league):
+    from league.services import rulebook_create
+    from tests.factories import SeasonFactory
+
+    rulebook = rulebook_create(
+        league=league,
+        name="Aussie",
+        preset="standard",
+        options={"dealer_partner_must_go_alone": True},
+    )
+    game = make_game(season=SeasonFactory(league=league, rulebook=rulebook))  # seat 0 deals
+    partner = game.seat_2_id
+    refused = post_hand(
+        organiser_api, game, "o1", makers="A", caller=partner, ordered_up=True, tricks_won=3
+    )
+    assert refused.status_code == 400
+    assert refused.json()["errors"] == {
+        "caller_alone": ["under this rulebook the dealer's partner who orders up must go alone"]
+    }
+    assert Hand.objects.count() == 0
+    named = post_hand(
+        organiser_api, game, "o2", makers="A", caller=partner, ordered_up=False, tricks_won=3
+    )
+    assert (named.status_code, named.json()["ordered_up"]) == (201, False)
+    alone = post_hand(
+        organiser_api, game, "o3", makers="B", caller=game.seat_3_id, ordered_up=True, tricks_won=3
+    )  # seat 1 deals hand 2: seat 3 is its partner
+    assert alone.status_code == 400
+    assert (
+        post_hand(
+            organiser_api,
+            game,
+            "o4",
+            makers="B",
+            caller=game.seat_3_id,
+            ordered_up=True,
+            caller_alone=True,
+            tricks_won=5,
+        ).json()["points_b"]
+        == 4
+    )

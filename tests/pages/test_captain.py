@@ -397,3 +397,32 @@ def test_the_page_weighs_under_60_kb_and_asks_no_other_host(client, make_game):
     assert set(weights) == {"html", "css/app.css", "js/captain.js"}
     assert sum(weights.values()) < PAGE_BUDGET_BYTES, weights
     assert not re.search(r'(?:href|src|action)="(?:https?:)?//', html)
+
+
+def test_the_ordered_up_toggle_appears_only_when_the_rulebook_needs_it(client, make_game, league):
+    from league.services import rulebook_create
+    from tests.factories import SeasonFactory
+
+    plain = make_game("standard")
+    assert 'name="ordered_up"' not in client.get(f"/t/{plain.captain_token}/").content.decode()
+    rulebook = rulebook_create(
+        league=league,
+        name="Aussie",
+        preset="standard",
+        options={"dealer_partner_must_go_alone": True},
+    )
+    game = make_game(season=SeasonFactory(league=league, rulebook=rulebook))
+    page = client.get(f"/t/{game.captain_token}/").content.decode()
+    assert 'name="ordered_up"' in page
+    response = client.post(
+        f"/t/{game.captain_token}/hands/",
+        {
+            "caller": game.seat_2_id,
+            "ordered_up": "on",
+            "tricks_won": "3",
+            "number": "1",
+            "client_key": "k-ordered",
+        },
+    )
+    assert "must go alone" in response.content.decode()
+    assert not game.hands.exists()
