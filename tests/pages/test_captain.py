@@ -421,7 +421,7 @@ def test_the_ordered_up_toggle_appears_only_when_the_rulebook_needs_it(client, m
             "ordered_up": "on",
             "tricks_won": "3",
             "number": "1",
-            "client_key": "k-ordered",
+            "key": "k-ordered",
         },
     )
     assert "must go alone" in response.content.decode()
