@@ -1,0 +1,77 @@
+"""Real concurrency on PostgreSQL: captains racing on one table never record a hand twice."""
+
+import threading
+
+import pytest
+from django.db import connections
+
+from league.errors import ConflictError
+from scoring import services
+from scoring.models import Hand
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def race(count, work):
+    """Run ``work(index)`` in ``count`` threads released together; return results or errors."""
+    barrier = threading.Barrier(count)
+    results = [None] * count
+
+    def run(index):
+        try:
+            barrier.wait()
+            results[index] = work(index)
+        except Exception as error:
+            results[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_four_captains_entering_hand_one_at_once_record_it_once(make_game, settings):
+    from tests.conftest import require
+
+    require(settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "needs PostgreSQL")
+    game = make_game("standard")
+
+    def enter(index):
+        return services.hand_record(
+            game=game,
+            data=services.HandInput(makers="AB"[index % 2], tricks_won=3 + index % 3),
+            client_key=f"phone-{index}",
+            expected_number=1,
+        )
+
+    results = race(4, enter)
+    created = [result for result in results if not isinstance(result, Exception)]
+    refused = [result for result in results if isinstance(result, ConflictError)]
+    assert (len(created), len(refused)) == (1, 3)
+    assert all("hand 1 was already entered" in error.message for error in refused)
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_one_phone_retrying_the_same_hand_at_once_records_it_once(make_game, settings):
+    from tests.conftest import require
+
+    require(settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "needs PostgreSQL")
+    game = make_game("standard")
+
+    def retry(_index):
+        return services.hand_record(
+            game=game,
+            data=services.HandInput(makers="A", tricks_won=5),
+            client_key="same-key",
+            expected_number=1,
+        )
+
+    results = race(4, retry)
+    assert not [result for result in results if isinstance(result, Exception)], results
+    assert len({result.hand.pk for result in results}) == 1
+    assert sorted(result.created for result in results) == [False, False, False, True]
+    assert Hand.objects.filter(game=game).count() == 1
