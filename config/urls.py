@@ -15,6 +15,7 @@ from scoring.api.public import SeasonPlayerStatsView
 from scoring.api.views import (
     GameViewSet,
     RulebookPreviewView,
+    SeasonRulesView,
     SeasonStandingRulesView,
     SeasonStandingsView,
 )
@@ -34,6 +35,7 @@ urlpatterns = [
         SeasonStandingsView.as_view(),
         name="season-standings",
     ),
+    path("api/v1/seasons/<int:pk>/rules/", SeasonRulesView.as_view(), name="season-rules"),
     path(
         "api/v1/seasons/<int:pk>/standing-rules/",
         SeasonStandingRulesView.as_view(),

@@ -89,22 +89,6 @@ class SeasonViewSet(ReadCreateViewSet):
         league = league_for_organiser(user=request.user, pk=data.pop("league").pk)
         return self.created(services.season_create(league=league, user=request.user, **data))
 
-    @extend_schema(request=s.SeasonRulesInputSerializer, responses={202: s.SeasonSerializer})
-    @action(detail=True, methods=["post"])
-    def rules(self, request, pk=None):
-        """Change the season's rules: a new rulebook version; every hand is re-derived under it
-        by a background job."""
-        from scoring.services import season_change_rules
-
-        season = season_for_organiser(user=request.user, pk=pk)
-        serializer = s.SeasonRulesInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        season_change_rules(
-            season=season, options=serializer.validated_data["options"], user=request.user
-        )
-        season = Season.objects.select_related("rulebook").get(pk=season.pk)
-        return Response(s.SeasonSerializer(season).data, status=status.HTTP_202_ACCEPTED)
-
 
 class PlayerViewSet(ReadCreateViewSet):
     queryset = Player.objects.all()

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.access import require_league_organiser
+from league.api import serializers as league_serializers
 from league.api.errors import domain_error_response
 from league.api.views import ReadCreateViewSet
 from league.domain.rules import PRESETS
@@ -318,3 +319,28 @@ class SeasonStandingRulesView(APIView):
             season=season, rules=serializer.validated_data, user=request.user
         )
         return Response(season.standing_rules)
+
+
+class SeasonRulesView(APIView):
+    """Change a season's scoring rules: a new rulebook version, never an edit in place; every hand
+    is then re-derived under it by a background job (organisers of the league)."""
+
+    @extend_schema(
+        request=league_serializers.SeasonRulesInputSerializer,
+        responses={202: league_serializers.SeasonSerializer},
+        operation_id="seasons_rules_create",
+        tags=["seasons"],
+    )
+    def post(self, request, pk):
+        from league.access import season_for_organiser
+
+        season = season_for_organiser(user=request.user, pk=pk)
+        serializer = league_serializers.SeasonRulesInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.season_change_rules(
+            season=season, options=serializer.validated_data["options"], user=request.user
+        )
+        season = Season.objects.select_related("rulebook").get(pk=season.pk)
+        return Response(
+            league_serializers.SeasonSerializer(season).data, status=status.HTTP_202_ACCEPTED
+        )
