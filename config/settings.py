@@ -138,6 +138,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.sweep_stale_seasons",
         "schedule": float(os.environ.get("SWEEP_SECONDS", "60")),
     },
+    "sweep-brackets": {
+        "task": "tournaments.sweep_brackets",
+        "schedule": float(os.environ.get("SWEEP_SECONDS", "60")),
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -302,6 +302,7 @@ def test_a_correction_is_previewed_then_applied_with_the_reset_agreed(
             }
         ],
         "stopped": [],
+        "called_off": 0,
         "message": "Team 4 wins W1-1 instead of Team 1; this resets W2-1.",
     }
     assert bracket_rows() == before  # a preview writes nothing

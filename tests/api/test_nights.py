@@ -320,6 +320,8 @@ def test_where_do_i_sit_next(organiser_api, season, roster):
     check_in(organiser_api, night_id, roster[:5])
     organiser_api.post(f"/api/v1/nights/{night_id}/plan/", {"rounds": 5})
     night = Night.objects.get(pk=night_id)
+    assert services.player_schedule(night=night, player=roster[0]) == []  # a draft is not public
+    organiser_api.post(f"/api/v1/nights/{night_id}/publish/")
     schedule = services.player_schedule(night=night, player=roster[0])
     assert [r.number for r in schedule] == [1, 2, 3, 4, 5]
     assert sum(r.is_bye for r in schedule) == 1

@@ -1,8 +1,11 @@
 """API for brackets: parse, call one service (``tournaments.services.brackets``), render.
 
-Reads are public (a bracket is as public as the standings); writes need an organiser of the
-bracket's league, checked by the services through ``league.access``. Captain links are not part
-of the public bracket: organisers get them from ``/api/v1/games/{id}/captain-link/``.
+Reads are public (a bracket is as public as the standings), except a draft: only the organisers
+of its league see it (404 to anyone else). Writes need an organiser of the bracket's league,
+checked by the services through ``league.access``. Captain links are not part of the public
+bracket: organisers get them from ``/api/v1/games/{id}/captain-link/``. A match whose games no
+longer support its winner says ``needs_review`` with the reason; the organiser settles it with a
+correction (to the other team, or to the same team to confirm the result).
 """
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -81,6 +84,10 @@ class MatchSerializer(serializers.Serializer):
     second = serializers.CharField()
     winner = serializers.IntegerField(allow_null=True)
     decided_by = serializers.CharField(help_text="games, forfeit, correction or empty")
+    needs_review = serializers.BooleanField(
+        help_text="Its games no longer support its winner: waits for the organiser's correction."
+    )
+    review_reason = serializers.CharField(help_text="What changed in its games, or empty.")
     wins = serializers.ListField(child=serializers.IntegerField(), help_text="games won")
     games = MatchGameSerializer(many=True)
 
@@ -171,6 +178,9 @@ class CorrectionPreviewSerializer(serializers.Serializer):
     new_winner = serializers.IntegerField()
     reset = ResetMatchSerializer(many=True)
     stopped = ResetMatchSerializer(many=True)
+    called_off = serializers.IntegerField(
+        help_text="The match's own games still in play (a reopened game) that are called off."
+    )
     message = serializers.CharField()
 
 
@@ -236,6 +246,8 @@ def bracket_detail_data(bracket: Bracket) -> dict:
                 "second": line.second,
                 "winner": line.match.winner_id,
                 "decided_by": line.match.decided_by,
+                "needs_review": line.match.needs_review,
+                "review_reason": line.match.review_reason,
                 "wins": list(line.wins),
                 "games": [
                     {
@@ -294,21 +306,31 @@ def preview_data(preview: services.CorrectionPreview) -> dict:
         "new_winner": preview.new_winner.pk,
         "reset": [described(match) for match in preview.reset],
         "stopped": [described(match) for match in preview.stopped],
+        "called_off": preview.called_off,
         "message": correction_message(preview),
     }
 
 
 def correction_message(preview: services.CorrectionPreview) -> str:
     """The preview in one sentence, for the organiser to agree to."""
+    called_off = ""
+    if preview.called_off:
+        plural = "s" if preview.called_off > 1 else ""
+        called_off = f" Its game{plural} still in play {'are' if plural else 'is'} called off."
+    if preview.is_confirmation:
+        return (
+            f"{preview.new_winner} keeps {preview.code}: the result stands as it is; "
+            f"no later match changes.{called_off}"
+        )
     head = f"{preview.new_winner} wins {preview.code} instead of {preview.old_winner}"
     if not preview.reset and not preview.stopped:
-        return f"{head}; no later match changes."
+        return f"{head}; no later match changes.{called_off}"
     parts = []
     if preview.reset:
         parts.append(f"resets {', '.join(preview.reset_codes)}")
     if preview.stopped:
         parts.append(f"stops the games of {', '.join(match.code for match in preview.stopped)}")
-    return f"{head}; this {' and '.join(parts)}."
+    return f"{head}; this {' and '.join(parts)}.{called_off}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -333,7 +355,8 @@ class BracketViewSet(viewsets.ViewSet):
         responses={200: BracketSerializer(many=True)},
     )
     def list(self, request):
-        brackets = Bracket.objects.order_by("-created_at", "id")
+        """Published and finished brackets (and, for their organisers, drafts)."""
+        brackets = services.brackets_for_viewer(user=request.user).order_by("-created_at", "id")
         season = request.query_params.get("season")
         if season and season.isdigit():
             brackets = brackets.filter(season_id=season)
@@ -341,8 +364,9 @@ class BracketViewSet(viewsets.ViewSet):
 
     @extend_schema(responses={200: BracketDetailSerializer})
     def retrieve(self, request, pk=None):
-        """A bracket with its seeds, every match (slots, teams, games, winner) and placings."""
-        return Response(bracket_detail_data(_bracket(pk)))
+        """A bracket with its seeds, every match (slots, teams, games, winner) and placings.
+        A draft is found only by the organisers of its league."""
+        return Response(bracket_detail_data(services.bracket_for_viewer(user=request.user, pk=pk)))
 
     @extend_schema(request=BracketInputSerializer, responses={201: BracketDetailSerializer})
     def create(self, request):

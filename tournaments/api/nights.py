@@ -1,6 +1,7 @@
 """API of individual nights: create, check in, plan (with its quality report), publish, start and
 finish rounds, repair, finish. Parse, call one service from ``tournaments.services.nights``,
 render. Reads are public and never show captain tokens; writes need an organiser of the league.
+A draft plan is the organisers' alone: to anyone else a night with a draft has no plan yet.
 """
 
 from django.urls import reverse
@@ -9,6 +10,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from league.access import is_league_organiser
 from league.api.permissions import ReadOnlyOrOrganiser
 from league.errors import NotFoundError
 from league.models import Night, Player, Season
@@ -134,7 +136,7 @@ class NightSerializer(serializers.Serializer):
 class NightDetailSerializer(NightSerializer):
     game_length = serializers.CharField()
     attendance = AttendanceSerializer(many=True)
-    plan = PlanSerializer(allow_null=True)
+    plan = PlanSerializer(allow_null=True, help_text="null until a plan is published (public)")
 
 
 class StartedGameSerializer(serializers.Serializer):
@@ -146,8 +148,11 @@ class StartedGameSerializer(serializers.Serializer):
     qr_code = serializers.CharField()
 
 
-def night_detail_data(night: Night) -> dict:
+def night_detail_data(night: Night, *, include_draft: bool = False) -> dict:
+    """The night as the API shows it; a draft plan only with ``include_draft`` (organisers)."""
     plan = NightPlan.objects.filter(night=night).first()
+    if plan is not None and plan.status == NightPlan.Status.DRAFT and not include_draft:
+        plan = None
     attendance = [
         {"player": a.player_id, "name": a.player.name, "is_present": a.left_at is None}
         for a in night.attendances.select_related("player").order_by("checked_in_at", "pk")
@@ -177,7 +182,7 @@ def night_detail_data(night: Night) -> dict:
                     ],
                     "byes": sorted(p.pk for p in chart.byes),
                 }
-                for chart in services.night_chart(night=night)
+                for chart in services.night_chart(night=night, include_draft=include_draft)
             ],
         }
     return {
@@ -233,7 +238,9 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     def _detail(self, night: Night, code=status.HTTP_200_OK) -> Response:
         night = services.night_get(pk=night.pk)
-        return Response(NightDetailSerializer(night_detail_data(night)).data, status=code)
+        organises = is_league_organiser(user=self.request.user, league_id=night.season.league_id)
+        data = night_detail_data(night, include_draft=organises)
+        return Response(NightDetailSerializer(data).data, status=code)
 
     @extend_schema(
         parameters=[OpenApiParameter("season", int, description="only this season's nights")]

@@ -12,6 +12,10 @@ Words used here (see ``tournaments.domain.brackets`` for the engine's own):
   Its slots are stored as the engine describes them (``{"kind": "winner", "match": "W1-2"}``), so
   the feeder links are the codes in them. ``winner`` is the result; ``decided_by`` says how
   (the games, a forfeit, or an organiser's correction).
+- *needs review*: a match decided by its games whose games no longer say so (a game's winner
+  changed, or a game was reopened by an undo). Its result and the later matches stand until the
+  organiser confirms or corrects it (``review_reason`` says what changed); nothing is reset
+  silently.
 - *match game*: the link from a match to one of its games. A best-of-N match has several, played
   one after the other. A link that no longer counts (the match was reset by a correction, or
   forfeited) is ``voided``; the game row itself is kept as it was played.
@@ -186,6 +190,10 @@ class BracketMatch(models.Model):
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.WAITING)
     decided_at = models.DateTimeField(null=True, blank=True)
+    needs_review = models.BooleanField(
+        default=False, help_text="Its games no longer support its winner: the organiser decides."
+    )
+    review_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["bracket_id", "order"]
@@ -201,6 +209,10 @@ class BracketMatch(models.Model):
                 | Q(winner=models.F("first_team"))
                 | Q(winner=models.F("second_team")),
                 name="bracket_match_winner_plays_in_it",
+            ),
+            models.CheckConstraint(
+                condition=Q(needs_review=False) | Q(status="decided"),
+                name="bracket_match_review_only_when_decided",
             ),
         ]
 

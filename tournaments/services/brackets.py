@@ -11,8 +11,18 @@ Words used here (see ``tournaments.models.brackets`` and ``tournaments.domain.br
   its next game: its first, or the next of a best-of-N (a drawn game, possible under a rulebook
   of a fixed number of hands, is simply followed by another).
 - *void a link*: a match game that stops counting (its match was reset by a correction, forfeited,
-  or its teams changed). The game row is kept as it was played; an unplayed one also has its
-  captain link revoked, so nobody scores a game that no longer counts.
+  or its teams changed, or it was already won). The game row is kept as it was played; an
+  unfinished one is called off (``scoring.services.game_void``: voided, its captain link revoked),
+  so nobody scores a game that no longer counts.
+- *reconcile*: read a match's result from its finished counting games, whatever the signal said
+  (a game finished, its winner changed, it was reopened; or a signal was lost). A ready match a
+  team has won is decided; a match decided by its games that they no longer support is marked
+  *needs review* (see ``tournaments.models.brackets``) and waits for the organiser, who confirms
+  or corrects it through the correction flow; later matches are never reset silently. Every write
+  reconciles the ready matches before it creates games, so no game is created for a match
+  already won.
+- *playoff games*: bracket games do not count in the season standings
+  (``counts_for_standings=False``); a team schedule's games are the season, so they do.
 - *forfeit*: a withdrawn team loses every match it has not played, as soon as that match is ready.
   Results it already played are kept.
 
@@ -30,17 +40,19 @@ knockout, and Swiss rounds. ``season_schedule_create`` builds a team season's sc
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from league import services as league_services
-from league.access import require_league_organiser
-from league.errors import ConflictError, DomainError
+from league.access import is_league_organiser, require_league_organiser
+from league.errors import ConflictError, DomainError, NotFoundError
 from league.models import Night, Season, Team
 from scoring import services as scoring_services
 from scoring.domain.standings import Bye, GameRecord, SeasonRules, Standings, compute_standings
@@ -83,7 +95,18 @@ SWISS_TIEBREAKS = ("wins", "buchholz", "point_diff", "head_to_head")
 SWISS_RULES = SeasonRules(
     tiebreaks=SWISS_TIEBREAKS, bye_value="fixed", bye_points=0, bye_counts_as_win=True
 )
-MATCH_FIELDS = ["first_team", "second_team", "winner", "status", "decided_by", "decided_at"]
+MATCH_FIELDS = [
+    "first_team",
+    "second_team",
+    "winner",
+    "status",
+    "decided_by",
+    "decided_at",
+    "needs_review",
+    "review_reason",
+]
+IN_PLAY = (Game.Status.SCHEDULED, Game.Status.IN_PROGRESS)
+"""Statuses of a game that may still be played (a finished or voided one is not)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -300,13 +323,105 @@ def _load(bracket: Bracket) -> _Loaded:
 
 
 def _void(links: Sequence[BracketMatchGame], reason: str, user=None) -> None:
-    """Stop ``links`` counting; revoke the captain link of any game not yet finished."""
+    """Stop ``links`` counting; call off (void) any of their games not yet finished."""
     for link in links:
         link.status = BracketMatchGame.Status.VOIDED
         link.voided_reason = reason[:300]
-        if link.game.status != Game.Status.FINISHED:
-            scoring_services.game_reissue_captain_token(game=link.game, user=user)
+        if link.game.status in IN_PLAY:
+            # A game that finished meanwhile is kept as played: it just stops counting.
+            with contextlib.suppress(ConflictError):
+                scoring_services.game_void(game=link.game, reason=reason, user=user)
     BracketMatchGame.objects.bulk_update(links, ["status", "voided_reason"])
+
+
+def _reconcile_games(loaded: _Loaded, check: Collection[str] = ()) -> set[str]:
+    """Read results from the games: decide every ready match a team has won (enough finished
+    counting games), and check the matches in ``check`` decided by their games: one the games no
+    longer support is marked as needing review (with the reason), one they support again is
+    cleared. Changes the matches in memory; returns the codes changed."""
+    matches = [
+        match
+        for match in loaded.matches.values()
+        if match.status == BracketMatch.Status.READY
+        or (
+            match.code in check
+            and match.status == BracketMatch.Status.DECIDED
+            and match.decided_by == BracketMatch.DecidedBy.GAMES
+        )
+    ]
+    if not matches:
+        return set()
+    wins: dict[int, Counter[int]] = {match.pk: Counter() for match in matches}
+    reopened: dict[int, list[int]] = {}
+    for row in BracketMatchGame.objects.filter(
+        match__in=[match.pk for match in matches], status=BracketMatchGame.Status.COUNTING
+    ).values("match_id", "number", "game__status", "game__winner", "game__hands_played"):
+        if row["game__status"] == Game.Status.FINISHED and row["game__winner"]:
+            side = 0 if row["game__winner"] == "A" else 1
+            wins[row["match_id"]][side] += 1
+        elif row["game__status"] == Game.Status.IN_PROGRESS:
+            reopened.setdefault(row["match_id"], []).append(row["number"])
+    needed, now, names = loaded.bracket.wins_needed, timezone.now(), _team_names(loaded)
+    changed = set()
+    for match in matches:
+        teams = (match.first_team_id, match.second_team_id)
+        won = next((teams[side] for side in (0, 1) if wins[match.pk][side] >= needed), None)
+        if match.status == BracketMatch.Status.READY:
+            if won is not None:
+                match.winner_id, match.status = won, BracketMatch.Status.DECIDED
+                match.decided_by, match.decided_at = BracketMatch.DecidedBy.GAMES, now
+                changed.add(match.code)
+            continue
+        if won == match.winner_id:
+            reason = ""
+        elif won is not None:
+            reason = (
+                f"The games now give {match.code} to {names[won]}, not {names[match.winner_id]}."
+            )
+        elif match.pk in reopened:
+            numbers = ", ".join(str(number) for number in sorted(reopened[match.pk]))
+            reason = (
+                f"Game {numbers} of {match.code} was reopened (a hand undone): "
+                f"{names[match.winner_id]} no longer has the {needed} win"
+                f"{'s' if needed > 1 else ''} that decided it."
+            )
+        else:
+            reason = (
+                f"{names[match.winner_id]} no longer has the {needed} win"
+                f"{'s' if needed > 1 else ''} that decided {match.code}: a game's result changed."
+            )
+        if (match.needs_review, match.review_reason) != (bool(reason), reason[:300]):
+            match.needs_review, match.review_reason = bool(reason), reason[:300]
+            changed.add(match.code)
+    return changed
+
+
+def _team_names(loaded: _Loaded) -> dict[int, str]:
+    return {entry.team_id: entry.team.name for entry in loaded.entries}
+
+
+def _void_unneeded(loaded: _Loaded, user=None) -> None:
+    """Call off the games still in play of decided matches (a stray game of a match already
+    won), except those of a match waiting for the organiser's review."""
+    decided = {
+        match.pk: match
+        for match in loaded.matches.values()
+        if match.status == BracketMatch.Status.DECIDED and not match.needs_review
+    }
+    if not decided:
+        return
+    stray = list(
+        BracketMatchGame.objects.filter(
+            match__bracket=loaded.bracket,
+            status=BracketMatchGame.Status.COUNTING,
+            game__status__in=IN_PLAY,
+        ).select_related("game")
+    )
+    names = _team_names(loaded)
+    for link in stray:
+        match = decided.get(link.match_id)
+        if match is not None:
+            _void([link], f"not needed: {names[match.winner_id]} already won {match.code}", user)
 
 
 def _counting_links(matches: Sequence[BracketMatch]) -> list[BracketMatchGame]:
@@ -317,9 +432,14 @@ def _counting_links(matches: Sequence[BracketMatch]) -> list[BracketMatchGame]:
     )
 
 
-def _sync(loaded: _Loaded, *, touched: set[str] = frozenset(), user=None) -> BracketState:
-    """Replay the results, forfeit the ready matches of withdrawn teams, store what changed,
-    and give every ready match without a game in play its next game."""
+def _sync(
+    loaded: _Loaded, *, touched: set[str] = frozenset(), check: Collection[str] = (), user=None
+) -> BracketState:
+    """Reconcile the ready matches (and those in ``check``) with their games, replay the
+    results, forfeit the ready matches of withdrawn teams, store what changed, call off the games
+    of decided matches, and only then give every ready match without a game in play its next
+    game."""
+    touched = {*touched, *_reconcile_games(loaded, check)}
     if loaded.structure is None:
         return _sync_swiss(loaded, touched=touched, user=user)
     now = timezone.now()
@@ -352,6 +472,9 @@ def _sync(loaded: _Loaded, *, touched: set[str] = frozenset(), user=None) -> Bra
         if values["status"] != BracketMatch.Status.DECIDED and match.decided_by:
             match.decided_by, match.decided_at = BracketMatch.DecidedBy.NOTHING, None
             touched = {*touched, code}
+        if values["status"] != BracketMatch.Status.DECIDED and match.needs_review:
+            match.needs_review, match.review_reason = False, ""
+            touched = {*touched, code}
         if code in touched or any(getattr(match, name) != value for name, value in values.items()):
             for name, value in values.items():
                 setattr(match, name, value)
@@ -369,6 +492,7 @@ def _sync(loaded: _Loaded, *, touched: set[str] = frozenset(), user=None) -> Bra
         _void(unplayed, f"forfeited: {names} withdrew", user=user)
     bracket = loaded.bracket
     if bracket.status != Bracket.Status.DRAFT:
+        _void_unneeded(loaded, user=user)
         _create_next_games(loaded, [loaded.matches[code] for code in state.ready])
     if state.is_complete and bracket.status == Bracket.Status.PUBLISHED:
         bracket.status, bracket.finished_at = Bracket.Status.FINISHED, now
@@ -380,19 +504,32 @@ def _sync(loaded: _Loaded, *, touched: set[str] = frozenset(), user=None) -> Bra
 
 
 def _create_next_games(loaded: _Loaded, ready: list[BracketMatch]) -> None:
+    """Give each ready match without a game in play its next game (playoff games do not count
+    in the season standings). A counting game called off elsewhere stops counting first."""
+    ready = [match for match in ready if match.status == BracketMatch.Status.READY]
     if not ready:
         return
     numbers: dict[int, int] = Counter()
     in_play: set[int] = set()
+    called_off = []
     for link in BracketMatchGame.objects.filter(match__in=[match.pk for match in ready]).values(
-        "match_id", "number", "status", "game__status"
+        "pk", "match_id", "number", "status", "game__status", "game__void_reason"
     ):
         numbers[link["match_id"]] = max(numbers[link["match_id"]], link["number"])
-        if (
-            link["status"] == BracketMatchGame.Status.COUNTING
-            and link["game__status"] != Game.Status.FINISHED
-        ):
+        if link["status"] != BracketMatchGame.Status.COUNTING:
+            continue
+        if link["game__status"] in IN_PLAY:
             in_play.add(link["match_id"])
+        elif link["game__status"] == Game.Status.VOIDED:
+            called_off.append(
+                BracketMatchGame(
+                    pk=link["pk"],
+                    status=BracketMatchGame.Status.VOIDED,
+                    voided_reason=f"called off: {link['game__void_reason'] or 'voided'}"[:300],
+                )
+            )
+    if called_off:
+        BracketMatchGame.objects.bulk_update(called_off, ["status", "voided_reason"])
     season = loaded.bracket.season
     teams = {team.pk: team for team in loaded.team_by_seed.values()}
     links = []
@@ -408,6 +545,7 @@ def _create_next_games(loaded: _Loaded, ready: list[BracketMatch]) -> None:
             team_b=second,
             round_number=match.round,
             first_dealer_seat=(number - 1) % 4,
+            counts_for_standings=False,
         )
         links.append(BracketMatchGame(match=match, game=game, number=number))
     BracketMatchGame.objects.bulk_create(links)
@@ -505,6 +643,7 @@ def _sync_swiss(loaded: _Loaded, *, touched: set[str] = frozenset(), user=None) 
         _void(unplayed, f"forfeited: {names} withdrew", user=user)
     if bracket.status == Bracket.Status.DRAFT:
         return
+    _void_unneeded(loaded, user=user)
     matches = list(loaded.matches.values())
     current = max((match.round for match in matches), default=0)
     open_matches = [match for match in matches if match.status == BracketMatch.Status.READY]
@@ -858,9 +997,12 @@ def bracket_publish(*, bracket: Bracket, user) -> Bracket:
 
 
 def bracket_advance(*, game_id: int) -> Bracket | None:
-    """A game finished: if it counts for a match, decide the match once a team has won enough
-    games, move the winner (and, in a double elimination, the loser) on, and create the games of
-    the matches that became ready. Idempotent: a match already decided is left as it is."""
+    """A game's final result changed (it finished, its winner changed, or it was reopened): if
+    it counts for a match, reconcile the bracket from the database (``_reconcile_games``): a
+    ready match a team has won is decided and its winner (and, in a double elimination, its
+    loser) moves on; a decided match its games no longer support is marked for review; the
+    matches that became ready get their games. Idempotent, and the same whatever the ``change``
+    was, so a repeated or lost signal does no harm."""
     link = (
         BracketMatchGame.objects.filter(game_id=game_id, status=BracketMatchGame.Status.COUNTING)
         .values("match__bracket_id", "match__code")
@@ -868,29 +1010,71 @@ def bracket_advance(*, game_id: int) -> Bracket | None:
     )
     if link is None:
         return None
+    return _reconcile(link["match__bracket_id"], {link["match__code"]})
+
+
+def _reconcile(bracket_id: int, check: Collection[str]) -> Bracket:
     with transaction.atomic():
-        bracket = _lock(link["match__bracket_id"])
-        if bracket.status != Bracket.Status.PUBLISHED:
+        bracket = _lock(bracket_id)
+        if bracket.status == Bracket.Status.DRAFT:
             return bracket
-        match = bracket.matches.get(code=link["match__code"])
-        if match.status != BracketMatch.Status.READY:
-            return bracket
-        wins: Counter[int] = Counter()
-        for game in Game.objects.filter(
-            bracket_link__match=match,
-            bracket_link__status=BracketMatchGame.Status.COUNTING,
-            status=Game.Status.FINISHED,
-        ).values("winner", "team_a_id", "team_b_id"):
-            if game["winner"]:
-                wins[game["team_a_id"] if game["winner"] == "A" else game["team_b_id"]] += 1
-        loaded = _load(bracket)
-        match = loaded.matches[match.code]
-        winner = next((team for team, count in wins.items() if count >= bracket.wins_needed), None)
-        if winner is not None:
-            match.winner_id, match.status = winner, BracketMatch.Status.DECIDED
-            match.decided_by, match.decided_at = BracketMatch.DecidedBy.GAMES, timezone.now()
-        _sync(loaded, touched={match.code})
+        _sync(_load(bracket), check=check)
     return bracket
+
+
+def brackets_to_reconcile() -> dict[int, set[str]]:
+    """What a lost signal may have left behind (a selector for the periodic sweep): bracket id →
+    the codes of matches to reconcile. A ready match without a game in play (its last game ended
+    unnoticed: it is won, or it needs its next game) or already won; a match decided by its
+    games with a game in play (reopened, or a stray game to call off) or a game won by the other
+    team (its winner may have changed)."""
+    found: dict[int, set[str]] = {}
+    in_play = BracketMatchGame.objects.filter(
+        match=OuterRef("pk"), status=BracketMatchGame.Status.COUNTING, game__status__in=IN_PLAY
+    )
+    for row in (
+        BracketMatch.objects.filter(
+            status=BracketMatch.Status.READY, bracket__status=Bracket.Status.PUBLISHED
+        )
+        .exclude(Exists(in_play))
+        .values("bracket_id", "code")
+    ):
+        found.setdefault(row["bracket_id"], set()).add(row["code"])
+    wins: Counter[tuple[int, str, str]] = Counter()
+    for row in BracketMatchGame.objects.filter(
+        status=BracketMatchGame.Status.COUNTING,
+        game__status=Game.Status.FINISHED,
+        match__status=BracketMatch.Status.READY,
+        match__bracket__status=Bracket.Status.PUBLISHED,
+    ).values("match__bracket_id", "match__bracket__best_of", "match__code", "game__winner"):
+        key = (row["match__bracket_id"], row["match__code"], row["game__winner"])
+        wins[key] += 1
+        if row["game__winner"] and wins[key] == row["match__bracket__best_of"] // 2 + 1:
+            found.setdefault(key[0], set()).add(key[1])  # won, yet a game is still in play
+    decided = BracketMatchGame.objects.filter(
+        status=BracketMatchGame.Status.COUNTING,
+        match__status=BracketMatch.Status.DECIDED,
+        match__decided_by=BracketMatch.DecidedBy.GAMES,
+        match__needs_review=False,
+        match__bracket__status__in=(Bracket.Status.PUBLISHED, Bracket.Status.FINISHED),
+    )
+    other_won = (Q(game__winner="A") & ~Q(game__team_a=F("match__winner"))) | (
+        Q(game__winner="B") & ~Q(game__team_b=F("match__winner"))
+    )
+    for row in decided.filter(
+        Q(game__status__in=IN_PLAY) | (Q(game__status=Game.Status.FINISHED) & other_won)
+    ).values("match__bracket_id", "match__code"):
+        found.setdefault(row["match__bracket_id"], set()).add(row["match__code"])
+    return found
+
+
+def bracket_sweep() -> list[int]:
+    """Reconcile every bracket a lost ``game_finished`` may have left behind (the periodic
+    sweep); returns their ids. Idempotent: a bracket in order is not written to."""
+    found = brackets_to_reconcile()
+    for bracket_id, codes in sorted(found.items()):
+        _reconcile(bracket_id, codes)
+    return sorted(found)
 
 
 # --------------------------------------------------------------------------------------------
@@ -916,7 +1100,11 @@ class CorrectionPreview:
     ``reset`` lists the decided later matches whose results are thrown away; ``stopped`` the
     undecided matches whose games in play stop counting because a team in them changes. Games
     already finished in them are kept as played (they stop counting for the bracket); unplayed
-    ones are voided and their captain links revoked.
+    ones are voided and their captain links revoked. ``called_off`` counts the corrected match's
+    own games still in play (a reopened game), called off once the organiser decides.
+
+    A match that needs review may be "corrected" to the winner it has: the organiser confirms the
+    result as it stands, and nothing later changes.
     """
 
     bracket: Bracket
@@ -926,6 +1114,12 @@ class CorrectionPreview:
     reset: tuple[ResetMatch, ...]
     stopped: tuple[ResetMatch, ...]
     results: dict[str, int]
+    called_off: int = 0
+
+    @property
+    def is_confirmation(self) -> bool:
+        """The organiser keeps the winner (a match that needed review)."""
+        return self.old_winner == self.new_winner
 
     @property
     def reset_codes(self) -> list[str]:
@@ -941,9 +1135,23 @@ def _preview(loaded: _Loaded, code: str, winner: Team | int) -> CorrectionPrevie
         raise DomainError(f"Match {code} has no result to correct.", field="match")
     if winner_id not in (match.first_team_id, match.second_team_id):
         raise DomainError(f"That team did not play in match {code}.", field="winner")
-    if winner_id == match.winner_id:
-        raise DomainError(f"That team already won match {code}.", field="winner")
     teams = {team.pk: team for team in loaded.team_by_seed.values()}
+    called_off = BracketMatchGame.objects.filter(
+        match=match, status=BracketMatchGame.Status.COUNTING, game__status__in=IN_PLAY
+    ).count()
+    if winner_id == match.winner_id:
+        if not match.needs_review:
+            raise DomainError(f"That team already won match {code}.", field="winner")
+        return CorrectionPreview(
+            bracket=loaded.bracket,
+            code=code,
+            old_winner=teams[match.winner_id],
+            new_winner=teams[winner_id],
+            reset=(),
+            stopped=(),
+            results=loaded.results(),
+            called_off=called_off,
+        )
     if loaded.structure is None:  # Swiss: the later rounds' pairings stand
         return CorrectionPreview(
             bracket=loaded.bracket,
@@ -953,6 +1161,7 @@ def _preview(loaded: _Loaded, code: str, winner: Team | int) -> CorrectionPrevie
             reset=(),
             stopped=(),
             results={},
+            called_off=called_off,
         )
     results = loaded.results()
     new_seed = loaded.seed_by_team[winner_id]
@@ -1004,14 +1213,15 @@ def _preview(loaded: _Loaded, code: str, winner: Team | int) -> CorrectionPrevie
         reset=tuple(reset),
         stopped=tuple(stopped),
         results=correction.results,
+        called_off=called_off,
     )
 
 
 def bracket_correction_preview(
     *, bracket: Bracket, code: str, winner: Team | int, user
 ) -> CorrectionPreview:
-    """Which later matches changing the winner of decided match ``code`` would reset. Writes
-    nothing."""
+    """Which later matches changing the winner of decided match ``code`` would reset (or, for a
+    match that needs review, what confirming its winner does). Writes nothing."""
     require_league_organiser(user=user, league_id=bracket.season.league_id)
     if bracket.status == Bracket.Status.DRAFT:
         raise ConflictError("A draft has no results to correct.")
@@ -1061,10 +1271,12 @@ def bracket_correct(
         corrected = loaded.matches[code]
         corrected.winner_id = preview.new_winner.pk
         corrected.decided_by, corrected.decided_at = BracketMatch.DecidedBy.CORRECTION, now
+        corrected.needs_review, corrected.review_reason = False, ""
         affected = [loaded.matches[match.code] for match in (*preview.reset, *preview.stopped)]
         for match in affected:
             match.winner_id, match.status = None, BracketMatch.Status.WAITING
             match.decided_by, match.decided_at = BracketMatch.DecidedBy.NOTHING, None
+            match.needs_review, match.review_reason = False, ""
         _void(_counting_links(affected), f"reset by the correction of {code}: {reason}", user)
         _sync(loaded, touched={code, *(match.code for match in affected)}, user=user)
     return preview
@@ -1106,6 +1318,7 @@ class GameLine:
     score: tuple[int, int]
     winner: int | None
     captain_token: str
+    """Empty unless the summary was asked for them (the organiser's screens)."""
 
 
 @dataclass(frozen=True)
@@ -1175,9 +1388,10 @@ class BracketSummary:
         return self.bracket.status == Bracket.Status.PUBLISHED
 
 
-def bracket_summary(*, bracket: Bracket) -> BracketSummary:
+def bracket_summary(*, bracket: Bracket, with_captain_tokens: bool = False) -> BracketSummary:
     """The bracket as pages and the API show it: each match with its teams (or what its slots
-    wait for), its games and score, and the placings so far."""
+    wait for), its games and score, and the placings so far. Captain tokens are left out (empty)
+    unless ``with_captain_tokens``: only the organiser's screens ask for them."""
     entries = list(bracket.entries.select_related("team").order_by("seed"))
     teams = {entry.team_id: entry.team for entry in entries}
     matches = list(bracket.matches.order_by("order"))
@@ -1206,7 +1420,7 @@ def bracket_summary(*, bracket: Bracket) -> BracketSummary:
                 status=row["game__status"],
                 score=(row["game__score_a"], row["game__score_b"]),
                 winner=winner,
-                captain_token=row["game__captain_token"],
+                captain_token=row["game__captain_token"] if with_captain_tokens else "",
             )
         )
     lines = []
@@ -1385,6 +1599,34 @@ def _pool_placings(tables: list[Table], advancing: int, withdrawn: set[int]) -> 
 def brackets_for_season(*, season: Season):
     """A season's brackets, newest first (a selector)."""
     return Bracket.objects.filter(season=season).order_by("-created_at")
+
+
+def bracket_for_viewer(*, user, pk) -> Bracket:
+    """The one door to a bracket for reading: a draft is the organisers' to preview, so to
+    anyone else it does not exist (``NotFoundError``)."""
+    bracket = (
+        Bracket.objects.select_related("season__league").filter(pk=pk).first()
+        if str(pk).isdigit()
+        else None
+    )
+    if bracket is None or (
+        bracket.status == Bracket.Status.DRAFT
+        and not is_league_organiser(user=user, league_id=bracket.season.league_id)
+    ):
+        raise NotFoundError("no such bracket")
+    return bracket
+
+
+def brackets_for_viewer(*, user):
+    """Brackets a user may read: every published or finished one, and the drafts of the leagues
+    they organise (every draft for a superuser)."""
+    brackets = Bracket.objects.all()
+    if user is not None and user.is_authenticated and user.is_superuser:
+        return brackets
+    visible = ~Q(status=Bracket.Status.DRAFT)
+    if user is not None and user.is_authenticated:
+        visible |= Q(season__league__roles__user=user)
+    return brackets.filter(visible).distinct()
 
 
 # --------------------------------------------------------------------------------------------

@@ -515,11 +515,12 @@ class RoundChart:
         return PlannedRound.Status(self.status).label
 
 
-def night_chart(*, night: Night) -> list[RoundChart]:
+def night_chart(*, night: Night, include_draft: bool = False) -> list[RoundChart]:
     """Every round of the night's plan: each table's four players clockwise, the byes, and the
-    game when the round has started."""
+    game when the round has started. A draft plan is the organisers' alone: its rounds are
+    given only with ``include_draft`` (their screens); the public sees a published plan."""
     plan = NightPlan.objects.filter(night=night).first()
-    if plan is None:
+    if plan is None or (plan.status == NightPlan.Status.DRAFT and not include_draft):
         return []
     games = {
         (game.round_number, game.table_number): game

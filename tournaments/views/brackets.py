@@ -215,8 +215,12 @@ def _public_bracket(pk: int) -> Bracket:
 
 
 def bracket_page(request, pk: int) -> HttpResponse:
-    """The public bracket; htmx polls it (``HX-Request``) for the live part alone."""
-    bracket = _public_bracket(pk)
+    """The public bracket; htmx polls it (``HX-Request``) for the live part alone. A draft is
+    shown only to the organisers of its league (a preview); to anyone else it does not exist."""
+    try:
+        bracket = services.bracket_for_viewer(user=request.user, pk=pk)
+    except NotFoundError as error:
+        raise Http404(error.message) from error
     summary = services.bracket_summary(bracket=bracket)
     context = {
         "bracket": bracket,
@@ -341,17 +345,19 @@ def manage_bracket(request, pk: int) -> HttpResponse:
 
 
 def _manage_page(request, bracket: Bracket, *, error: str = "", status: int = 200):
-    summary = services.bracket_summary(bracket=bracket)
+    summary = services.bracket_summary(bracket=bracket, with_captain_tokens=True)
     decided = [
         line
         for line in summary.matches
         if line.match.status == BracketMatch.Status.DECIDED and line.match.second_team_id
     ]
     playing = [line for line in summary.matches if line.match.status == BracketMatch.Status.READY]
+    review = [line for line in summary.matches if line.match.needs_review]
     context = {
         "bracket": bracket,
         "summary": summary,
-        "decided": decided,
+        "decided": [line for line in decided if not line.match.needs_review],
+        "review": review,
         "playing": playing,
         "error": error,
         "public_url": reverse("brackets:page", args=[bracket.pk]),

@@ -28,6 +28,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
+from league.access import is_league_organiser
 from league.errors import AccessDeniedError, DomainError, NotFoundError
 from league.models import Attendance, Player
 from scoring.models import Game
@@ -52,6 +53,10 @@ def _public_night(pk: int):
         return services.night_get(pk=pk)
     except NotFoundError as error:
         raise Http404(error.message) from error
+
+
+def _organises(request, night) -> bool:
+    return is_league_organiser(user=request.user, league_id=night.season.league_id)
 
 
 def _back(night) -> HttpResponseRedirect:
@@ -107,7 +112,7 @@ def _tables_context(night, charts) -> dict:
 def night_manage(request, pk: int):
     night = _organiser_night(request, pk)
     plan = NightPlan.objects.filter(night=night).first()
-    charts = services.night_chart(night=night)
+    charts = services.night_chart(night=night, include_draft=True)
     attendances = list(night.attendances.select_related("player").order_by("player__name"))
     checked = {a.player_id for a in attendances}
     present = [a.player for a in attendances if a.left_at is None]
@@ -152,7 +157,9 @@ def night_tables(request, pk: int):
     """The round in play, table by table (polled by htmx every few seconds)."""
     night = _organiser_night(request, pk)
     response = render(
-        request, "nights/_tables.html", _tables_context(night, services.night_chart(night=night))
+        request,
+        "nights/_tables.html",
+        _tables_context(night, services.night_chart(night=night, include_draft=True)),
     )
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -320,13 +327,14 @@ def night_public(request, pk: int):
 
 @require_GET
 def print_chart(request, pk: int):
+    """The night's chart on paper: a published plan (a draft only for its organisers)."""
     night = _public_night(pk)
     return render(
         request,
         "nights/print_chart.html",
         {
             "night": night,
-            "charts": services.night_chart(night=night),
+            "charts": services.night_chart(night=night, include_draft=_organises(request, night)),
             "paper": _paper(request),
             "game_length": services.night_game_length(night=night),
         },
@@ -335,8 +343,9 @@ def print_chart(request, pk: int):
 
 @require_GET
 def print_cards(request, pk: int):
+    """Every player's score card: a published plan (a draft only for its organisers)."""
     night = _public_night(pk)
-    charts = services.night_chart(night=night)
+    charts = services.night_chart(night=night, include_draft=_organises(request, night))
     cards = [
         {
             "player": player,
@@ -368,7 +377,8 @@ def _qr_svg(link: str) -> str:
 @require_GET
 def print_tents(request, pk: int, number: int):
     night = _organiser_night(request, pk)
-    chart = next((c for c in services.night_chart(night=night) if c.number == number), None)
+    charts = services.night_chart(night=night, include_draft=True)
+    chart = next((c for c in charts if c.number == number), None)
     if chart is None:
         raise Http404("no such round")
     tents = []
