@@ -3,7 +3,9 @@ aggregate over the same hands.
 
 Run: ``python benchmarks/bench_standings_pg.py``. Needs PostgreSQL on 127.0.0.1
 (``BENCH_DATABASE_URL`` overrides); creates and drops its own database ``euchre_bench_standings``.
-Prints its figures; not a test.
+Prints its figures; not a test. ``BENCH_KEEP=1`` keeps the database afterwards and reuses a kept
+one instead of building it again (for profiling: ``BENCH_PROFILE=1`` prints a cProfile of one
+recompute); ``BENCH_PLAYERS`` and ``BENCH_HANDS`` make a smaller season.
 
 The season: individual format, 1,000 players, partners rotating at random, games of 8–12 hands
 under standard rules (make 1, march 2, loner march 4, euchre 2), 500,000 hands over 10 nights,
@@ -29,12 +31,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_URL = os.environ.get("BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-DATABASE_NAME = "euchre_bench_standings"
+DATABASE_NAME = os.environ.get("BENCH_DATABASE_NAME", "euchre_bench_standings")
 DATABASE_URL = ADMIN_URL.rsplit("/", 1)[0] + "/" + DATABASE_NAME
 PLAYERS = int(os.environ.get("BENCH_PLAYERS", "1000"))
 HANDS = int(os.environ.get("BENCH_HANDS", "500000"))
 NIGHTS = 10
 RUNS = 3
+KEEP = os.environ.get("BENCH_KEEP") == "1"
+PROFILE = os.environ.get("BENCH_PROFILE") == "1"
 ENV = {
     "DATABASE_URL": DATABASE_URL,
     "SECRET_KEY": "benchmark-only-" + uuid.uuid4().hex,
@@ -81,12 +85,21 @@ ORDER BY g.wins DESC, g.points_for DESC
 """
 
 
-def recreate_database() -> None:
+def recreate_database() -> bool:
+    """Make an empty database; with ``BENCH_KEEP``, say whether a kept one is there instead."""
     import psycopg
 
     with psycopg.connect(ADMIN_URL, autocommit=True) as connection:
+        if (
+            KEEP
+            and connection.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)
+            ).fetchone()
+        ):
+            return True
         connection.execute(f"DROP DATABASE IF EXISTS {DATABASE_NAME} WITH (FORCE)")
         connection.execute(f"CREATE DATABASE {DATABASE_NAME}")
+    return False
 
 
 def drop_database() -> None:
@@ -227,6 +240,25 @@ def build_season() -> int:
     return season.pk
 
 
+def kept_season() -> int:
+    from league.models import Season
+
+    return Season.objects.get(name="Big").pk
+
+
+def profile_recompute(season_id: int) -> None:
+    import cProfile
+    import pstats
+
+    from scoring.standings import season_standings_recompute
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    season_standings_recompute(season_id=season_id, force=True)
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+
+
 def time_recompute(season_id: int) -> list[float]:
     from scoring.models import StandingSnapshot
     from scoring.standings import season_standings_recompute
@@ -279,10 +311,12 @@ def cross_check(season_id: int, rows: list[tuple]) -> None:
 
 
 def main() -> None:
-    recreate_database()
+    kept = recreate_database()
     try:
         setup_django()
-        season_id = build_season()
+        season_id = kept_season() if kept else build_season()
+        if PROFILE:
+            profile_recompute(season_id)
         recompute = time_recompute(season_id)
         sql, rows = time_sql(season_id)
         cross_check(season_id, rows)
@@ -300,7 +334,8 @@ def main() -> None:
         from django.db import connections
 
         connections.close_all()
-        drop_database()
+        if not KEEP:
+            drop_database()
 
 
 if __name__ == "__main__":

@@ -10,8 +10,11 @@ ratings engines, and store one snapshot. Also how a recompute is asked for, coal
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.core.cache import cache
@@ -19,10 +22,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from league.errors import DomainError
-from league.models import Season
+from league.models import Player, Season, Team
 from scoring.domain.ratings import compute_ratings
-from scoring.domain.standings import GameRecord, SeasonRules, compute_standings
-from scoring.domain.stats import HandRecord, player_stats, side_tallies, team_stats
+from scoring.domain.standings import GameRecord, SeasonRules, SideTally, compute_standings
+from scoring.domain.stats import HandTotals, player_stats, side_tallies, team_stats
 from scoring.models import Game, Hand, StandingSnapshot
 
 PENDING_SECONDS = 30
@@ -59,80 +62,100 @@ def _rules_from(options: dict[str, Any]) -> SeasonRules:
     return SeasonRules(**values)
 
 
-def _records(season: Season) -> tuple[list[GameRecord], list[HandRecord], dict[int, str]]:
+_GAME_COLUMNS = (
+    "pk",
+    "seat_0_id",
+    "seat_1_id",
+    "seat_2_id",
+    "seat_3_id",
+    "team_a_id",
+    "team_b_id",
+    "score_a",
+    "score_b",
+    "winner",
+    "night_id",
+)
+_HAND_COLUMNS = (
+    "game_id",
+    "number",
+    "makers",
+    "tricks_won",
+    "caller_id",
+    "caller_alone",
+    "defender_alone",
+    "renege",
+    "thrown_in",
+)
+
+
+def _records(season: Season) -> tuple[list[GameRecord], HandTotals, dict[int, str]]:
+    """The season's ranked games as records, their hands counted once, and the entrants' names.
+
+    Games and hands are read as plain rows (``values_list``), each table in one query: a large
+    season has half a million hands, and a model instance or a checked record per hand would cost
+    more than everything else the recompute does.
+    """
     games = list(
-        Game.objects.filter(season=season, status=Game.Status.FINISHED)
-        .select_related("team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3")
+        Game.objects.filter(season=season, status=Game.Status.FINISHED, counts_for_standings=True)
         .order_by("finished_at", "pk")
+        .values_list(*_GAME_COLUMNS)
     )
-    seats_of = {game.pk: game.seat_player_ids for game in games}
-    hands = [
-        HandRecord(
-            game_id=row["game_id"],
-            number=row["number"],
-            seats=seats_of[row["game_id"]],
-            makers=row["makers"] or None,
-            tricks_won=row["tricks_won"],
-            caller_id=row["caller_id"],
-            caller_alone=row["caller_alone"],
-            defender_alone=row["defender_alone"],
-            renege=row["renege"] or None,
-            thrown_in=row["thrown_in"],
-            points_a=row["points_a"],
-            points_b=row["points_b"],
-        )
-        for row in Hand.objects.filter(
-            game__in=[game.pk for game in games], status=Hand.Status.ACTIVE, misdeal=False
-        )
-        .order_by("game_id", "number")
-        .values(
-            "game_id",
-            "number",
-            "makers",
-            "tricks_won",
-            "caller_id",
-            "caller_alone",
-            "defender_alone",
-            "renege",
-            "thrown_in",
-            "points_a",
-            "points_b",
-        )
-    ]
-    tallies = side_tallies(hands)
     is_teams = season.format == Season.Format.TEAMS
-    names: dict[int, str] = {}
+    if is_teams:  # a friendly between players of a team season does not rank teams
+        games = [game for game in games if game[5] is not None and game[6] is not None]
+    seats_of = {game[0]: game[1:5] for game in games}
+    hands = Hand.objects.filter(
+        game__season=season,
+        game__status=Game.Status.FINISHED,
+        status=Hand.Status.ACTIVE,
+        misdeal=False,
+    ).values_list(*_HAND_COLUMNS)
+    totals = HandTotals.from_rows(
+        (game_id, number, seats, makers or None, tricks, caller, alone, defender_alone, None,
+         renege or None, thrown_in)
+        for game_id, number, makers, tricks, caller, alone, defender_alone, renege, thrown_in
+        in hands
+        if (seats := seats_of.get(game_id)) is not None
+    )  # fmt: skip
+    tallies = side_tallies(totals)
+    no_tallies = (SideTally(), SideTally())
     records = []
-    for order, game in enumerate(games):
-        players_a, players_b = (game.seat_0_id, game.seat_2_id), (game.seat_1_id, game.seat_3_id)
-        if is_teams:
-            if game.team_a_id is None or game.team_b_id is None:
-                continue  # a friendly between players of a team season does not rank teams
-            side_a, side_b = (game.team_a_id,), (game.team_b_id,)
-            names[game.team_a_id], names[game.team_b_id] = game.team_a.name, game.team_b.name
-        else:
-            side_a, side_b = players_a, players_b
-            for player in game.seats:
-                names[player.pk] = player.name
-        tally_a, tally_b = tallies.get(game.pk, (None, None))
-        extra = {"tally_a": tally_a, "tally_b": tally_b} if tally_a is not None else {}
+    for order, (pk, seat_0, seat_1, seat_2, seat_3, team_a, team_b, *result) in enumerate(games):
+        score_a, score_b, winner, night_id = result
+        players_a, players_b = (seat_0, seat_2), (seat_1, seat_3)
+        tally_a, tally_b = tallies.get(pk, no_tallies)
         records.append(
             GameRecord(
-                game_id=game.pk,
-                side_a=side_a,
-                side_b=side_b,
-                points_a=game.score_a,
-                points_b=game.score_b,
-                winner=game.winner or None,
-                night_id=game.night_id,
+                game_id=pk,
+                side_a=(team_a,) if is_teams else players_a,
+                side_b=(team_b,) if is_teams else players_b,
+                points_a=score_a,
+                points_b=score_b,
+                winner=winner or None,
+                night_id=night_id,
                 played_order=order,
+                tally_a=tally_a,
+                tally_b=tally_b,
                 players_a=players_a if is_teams else (),
                 players_b=players_b if is_teams else (),
-                **extra,
             )
         )
-    ranked = {record.game_id for record in records}
-    return records, [hand for hand in hands if hand.game_id in ranked], names
+    return records, totals, _names(season, records, is_teams=is_teams)
+
+
+def _names(season: Season, records: list[GameRecord], *, is_teams: bool) -> dict[int, str]:
+    """The names of the entrants of ``records``, in the order they first played."""
+    seen = dict.fromkeys(
+        entrant for record in records for entrant in (*record.side_a, *record.side_b)
+    )
+    if is_teams:
+        found = dict(Team.objects.filter(pk__in=list(seen)).values_list("pk", "name"))
+    else:
+        found = dict(Player.objects.filter(league_id=season.league_id).values_list("pk", "name"))
+        missing = [pk for pk in seen if pk not in found]
+        if missing:  # a guest from another league
+            found.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
+    return {pk: found[pk] for pk in seen}
 
 
 def _entrants(season: Season, names: dict[int, str]) -> list[int]:
@@ -170,6 +193,27 @@ def _nights(records: list[GameRecord]) -> list[dict[str, Any]]:
     ]
 
 
+_LARGE_PARTS = ("player_stats", "team_stats", "ratings", "nights")
+
+
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while a recompute builds its records.
+
+    A large season makes millions of small tuples, lists and dicts that live until the snapshot
+    is written; each automatic collection walks all of them again, which cost over a third of the
+    engines' time (``benchmarks/bench_standings_engine.py --gc``). They hold no reference cycles,
+    so reference counting frees them all the same; the collector runs as usual afterwards.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def season_standings_recompute(*, season_id: int, force: bool = False) -> StandingSnapshot | None:
     """Recompute a season's snapshot if its results are newer than the stored one.
 
@@ -187,33 +231,39 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     if current is not None and current >= version and not force:
         return None
     started = time.perf_counter()
-    records, hands, names = _records(season)
-    entrants = _entrants(season, names)
-    standings = compute_standings(records, season_rules(season), entrants=entrants, names=names)
-    is_teams = season.format == Season.Format.TEAMS
-    values = {
-        "results_version": version,
-        "computed_at": timezone.now(),
-        "standings": standings.to_dict(),
-        "player_stats": [line.to_dict() for line in player_stats(records, hands)],
-        "team_stats": [line.to_dict() for line in team_stats(records, hands)] if is_teams else [],
-        "ratings": [rating.to_dict() for rating in compute_ratings(records)],
-        "nights": _nights(records),
-    }
-    values["duration_ms"] = int((time.perf_counter() - started) * 1000)
-    with transaction.atomic():
-        updated = StandingSnapshot.objects.filter(
-            season=season, results_version__lte=version
-        ).update(**values)
-        if not updated:
-            if StandingSnapshot.objects.filter(season=season).exists():
-                return None  # a newer snapshot landed meanwhile
-            try:
-                with transaction.atomic():
-                    StandingSnapshot.objects.create(season=season, **values)
-            except IntegrityError:
-                return None  # a concurrent run created it first
-    return StandingSnapshot.objects.get(season=season)
+    with _cyclic_gc_paused():
+        records, hands, names = _records(season)
+        entrants = _entrants(season, names)
+        rules = season_rules(season)
+        standings = compute_standings(records, rules, entrants=entrants, names=names)
+        is_teams = season.format == Season.Format.TEAMS
+        values = {
+            "results_version": version,
+            "computed_at": timezone.now(),
+            "standings": standings.to_dict(),
+            "player_stats": [line.to_dict() for line in player_stats(records, hands)],
+            "team_stats": (
+                [line.to_dict() for line in team_stats(records, hands)] if is_teams else []
+            ),
+            "ratings": [rating.to_dict() for rating in compute_ratings(records)],
+            "nights": _nights(records),
+        }
+        values["duration_ms"] = int((time.perf_counter() - started) * 1000)
+        with transaction.atomic():
+            updated = StandingSnapshot.objects.filter(
+                season=season, results_version__lte=version
+            ).update(**values)
+            if not updated:
+                if StandingSnapshot.objects.filter(season=season).exists():
+                    return None  # a newer snapshot landed meanwhile
+                try:
+                    with transaction.atomic():
+                        StandingSnapshot.objects.create(season=season, **values)
+                except IntegrityError:
+                    return None  # a concurrent run created it first
+    # The large parts (stats of every player and their partners) load when first read: the
+    # caller just wrote them and most callers never look.
+    return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
 
 
 def stale_season_ids() -> list[int]:

@@ -75,7 +75,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from itertools import pairwise
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from league.errors import DomainError
 
@@ -384,43 +384,22 @@ class Standings:
 # --------------------------------------------------------------------------------------------
 
 
-class _Entry:
-    """What one game or bye adds to one entrant's standing (before best nights are chosen)."""
+class _Entry(NamedTuple):
+    """What one game or bye adds to one entrant's standing (before best nights are chosen).
 
-    __slots__ = (
-        "counts_as_game",
-        "forfeit",
-        "is_bye",
-        "night_id",
-        "opponents",
-        "points_against",
-        "points_for",
-        "result",
-        "tally",
-    )
+    A named tuple: a large season makes one per entrant and game (a quarter of a million), and
+    the entrants of one side share theirs. Built with ``_Entry._make`` from a plain tuple.
+    """
 
-    def __init__(
-        self,
-        *,
-        night_id: int | None,
-        counts_as_game: bool,
-        result: float | None,
-        points_for: float,
-        points_against: float,
-        opponents: tuple[int, ...] = (),
-        tally: SideTally | None = None,
-        forfeit: str | None = None,
-        is_bye: bool = False,
-    ):
-        self.night_id = night_id
-        self.counts_as_game = counts_as_game
-        self.result = result
-        self.points_for = points_for
-        self.points_against = points_against
-        self.opponents = opponents
-        self.tally = tally
-        self.forfeit = forfeit
-        self.is_bye = is_bye
+    night_id: int | None
+    counts_as_game: bool
+    result: float | None
+    points_for: float
+    points_against: float
+    opponents: tuple[int, ...]
+    tally: SideTally | None
+    forfeit: str | None
+    is_bye: bool
 
 
 @dataclass
@@ -458,51 +437,43 @@ def _entries(
     games: Iterable[GameRecord], byes: Iterable[Bye], rules: SeasonRules
 ) -> dict[int, list[_Entry]]:
     entries: dict[int, list[_Entry]] = defaultdict(list)
+    make = _Entry._make
+    to_winner, to_forfeiter = rules.forfeit_points_to_winner, rules.forfeit_points_to_forfeiter
+    forfeit_counts = rules.forfeit_counts_as_game
     for game in games:
-        for side in SIDES:
-            other = _other(side)
-            if game.is_forfeit:
-                won = game.forfeited_by == other
-                points_for = (
-                    rules.forfeit_points_to_winner if won else rules.forfeit_points_to_forfeiter
+        night_id, forfeited_by, winner = game.night_id, game.forfeited_by, game.winner
+        for side, own, other, points_for, points_against, tally in (
+            ("A", game.side_a, game.side_b, game.points_a, game.points_b, game.tally_a),
+            ("B", game.side_b, game.side_a, game.points_b, game.points_a, game.tally_b),
+        ):
+            if forfeited_by is None:
+                result = 0.5 if winner is None else 1.0 if winner == side else 0.0
+                entry = make(
+                    (night_id, True, result, points_for, points_against, other, tally, None, False)
                 )
-                points_against = (
-                    rules.forfeit_points_to_forfeiter if won else rules.forfeit_points_to_winner
-                )
-                counts = rules.forfeit_counts_as_game
-                result: float | None = (1.0 if won else 0.0) if counts else None
-                forfeit: str | None = "won" if won else "lost"
             else:
-                points_for, points_against = game.points(side), game.points(other)
-                counts, result, forfeit = True, game.result(side), None
-            opponents = game.entrants(other) if counts else ()
-            for entrant in game.entrants(side):
-                entries[entrant].append(
-                    _Entry(
-                        night_id=game.night_id,
-                        counts_as_game=counts,
-                        result=result,
-                        points_for=points_for,
-                        points_against=points_against,
-                        opponents=opponents,
-                        tally=game.tally(side),
-                        forfeit=forfeit,
+                won = forfeited_by != side
+                entry = make(
+                    (
+                        night_id,
+                        forfeit_counts,
+                        ((1.0 if won else 0.0) if forfeit_counts else None),
+                        to_winner if won else to_forfeiter,
+                        to_forfeiter if won else to_winner,
+                        other if forfeit_counts else (),
+                        tally,
+                        "won" if won else "lost",
+                        False,
                     )
                 )
+            for entrant in own:  # the entrants of a side share one (immutable) entry
+                entries[entrant].append(entry)
     byes = list(byes)
     if rules.bye_value == "nothing":
+        # A worthless bye makes no night: it must not take a best-night place.
+        worthless = make((None, False, None, 0, 0, (), None, None, True))
         for bye in byes:
-            entries[bye.entrant].append(
-                _Entry(
-                    # A worthless bye makes no night: it must not take a best-night place.
-                    night_id=None,
-                    counts_as_game=False,
-                    result=None,
-                    points_for=0,
-                    points_against=0,
-                    is_bye=True,
-                )
-            )
+            entries[bye.entrant].append(worthless)
         return entries
     averages: dict[int, float] = {}
     for bye in byes:
@@ -516,14 +487,7 @@ def _entries(
             points = averages[bye.entrant]
         win = rules.bye_counts_as_win
         entries[bye.entrant].append(
-            _Entry(
-                night_id=bye.night_id,
-                counts_as_game=win,
-                result=1.0 if win else None,
-                points_for=points,
-                points_against=0,
-                is_bye=True,
-            )
+            make((bye.night_id, win, 1.0 if win else None, points, 0, (), None, None, True))
         )
     return entries
 
@@ -558,37 +522,46 @@ def _counted(
 def _fold(entries: list[_Entry], rules: SeasonRules) -> _Record:
     record = _Record(games_in_season=sum(1 for e in entries if e.counts_as_game))
     counted, record.nights_counted, record.nights_dropped = _counted(entries, rules)
-    for entry in counted:
-        record.points_for += entry.points_for
-        record.points_against += entry.points_against
-        record.byes += entry.is_bye
-        if entry.tally is not None:
-            record.marches += entry.tally.marches
-            record.loners_made += entry.tally.loners_made
-            record.euchres_inflicted += entry.tally.euchres_inflicted
-        if entry.forfeit == "won":
-            record.forfeit_wins += 1
-        elif entry.forfeit == "lost":
-            record.forfeit_losses += 1
-        if not entry.counts_as_game:
+    games = wins = losses = draws = byes = forfeit_wins = forfeit_losses = 0
+    marches = loners_made = euchres_inflicted = 0
+    points_for = points_against = 0  # added up in the entries' order, as floats may be
+    meetings = record.meetings
+    for _night, counts, result, own, their, opponents, tally, forfeit, is_bye in counted:
+        points_for += own
+        points_against += their
+        byes += is_bye
+        if tally is not None:
+            marches += tally.marches
+            loners_made += tally.loners_made
+            euchres_inflicted += tally.euchres_inflicted
+        if forfeit == "won":
+            forfeit_wins += 1
+        elif forfeit == "lost":
+            forfeit_losses += 1
+        if not counts:
             continue
-        record.games += 1
-        if entry.result == 1.0:
-            record.wins += 1
-        elif entry.result == 0.0:
-            record.losses += 1
+        games += 1
+        if result == 1.0:
+            wins += 1
+        elif result == 0.0:
+            losses += 1
         else:
-            record.draws += 1
-        if entry.opponents:
-            record.meetings.append((entry.opponents, entry.result))
+            draws += 1
+        if opponents:
+            meetings.append((opponents, result))
+    record.games, record.wins, record.losses, record.draws = games, wins, losses, draws
+    record.points_for, record.points_against, record.byes = points_for, points_against, byes
+    record.forfeit_wins, record.forfeit_losses = forfeit_wins, forfeit_losses
+    record.marches, record.loners_made = marches, loners_made
+    record.euchres_inflicted = euchres_inflicted
     return record
 
 
 def _buchholz(records: dict[int, _Record]) -> dict[int, float]:
+    score = {entrant: record.score for entrant, record in records.items()}.__getitem__
     return {
         entrant: sum(
-            sum(records[o].score for o in opponents) / len(opponents)
-            for opponents, _ in record.meetings
+            [sum(map(score, opponents)) / len(opponents) for opponents, _ in record.meetings]
         )
         for entrant, record in records.items()
     }

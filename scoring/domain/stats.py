@@ -2,7 +2,11 @@
 
 Pure Python, no Django. A service passes the season's :class:`~scoring.domain.standings.GameRecord`
 list and its :class:`HandRecord` list (current hands only: superseded or voided ones left out,
-misdeals left out since they are redealt) and stores the result (``to_dict()``).
+misdeals left out since they are redealt) and stores the result (``to_dict()``). Every hand is
+read once: :class:`HandTotals` counts them per side of each game (a large season has half a
+million hands), and the player stats, team stats and side tallies are drawn from that count; a
+service reading hands from its database builds it from plain *hand rows* (:data:`HAND_ROW_FIELDS`)
+rather than records.
 
 Words used here (seats and sides as in :mod:`scoring.domain.engine`)
 -------------------------------------------------------------------
@@ -46,9 +50,8 @@ side tally
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from league.errors import DomainError
@@ -184,89 +187,35 @@ class PairRecord(NamedTuple):
     draws: int
 
 
-@dataclass
-class _Counts:
-    """The counts shared by player and team stats, while they are added up."""
-
-    games: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    forfeit_wins: int = 0
-    forfeit_losses: int = 0
-    hands: int = 0
-    points_for: float = 0
-    points_against: float = 0
-    calls: int = 0
-    calls_made: int = 0
-    marches: int = 0
-    loners_tried: int = 0
-    loners_made: int = 0
-    loners_marched: int = 0
-    euchres_suffered: int = 0
-    euchres_inflicted: int = 0
-    reneges: int = 0
-    partners: dict[int, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
-    opponents: dict[int, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
-
-    def add_game(self, game: GameRecord, side: Side) -> float | None:
-        """Add a game's record and points; return its result (``None`` for a forfeit)."""
-        if game.is_forfeit:
-            if game.forfeited_by == side:
-                self.forfeit_losses += 1
-            else:
-                self.forfeit_wins += 1
-            return None
-        other: Side = "B" if side == "A" else "A"
-        result = game.result(side)
-        self.games += 1
-        self.wins += result == 1.0
-        self.losses += result == 0.0
-        self.draws += result == 0.5
-        self.points_for += game.points(side)
-        self.points_against += game.points(other)
-        return result
-
-    def common(self) -> dict[str, Any]:
-        return {
-            "games": self.games,
-            "wins": self.wins,
-            "losses": self.losses,
-            "draws": self.draws,
-            "forfeit_wins": self.forfeit_wins,
-            "forfeit_losses": self.forfeit_losses,
-            "hands": self.hands,
-            "points_for": _plain(self.points_for),
-            "points_against": _plain(self.points_against),
-            "points_per_game": self.points_for / self.games if self.games else 0.0,
-            "calls": self.calls,
-            "calls_made": self.calls_made,
-            "marches": self.marches,
-            "loners_tried": self.loners_tried,
-            "loners_made": self.loners_made,
-            "loners_marched": self.loners_marched,
-            "euchres_suffered": self.euchres_suffered,
-            "euchres_inflicted": self.euchres_inflicted,
-            "reneges": self.reneges,
-        }
-
-
-def _pair_records(pairs: Mapping[int, list[int]]) -> tuple[PairRecord, ...]:
-    return tuple(
-        PairRecord(
-            other_id=other,
-            games=sum(counts),
-            wins=counts[0],
-            losses=counts[1],
-            draws=counts[2],
-        )
-        for other, counts in sorted(pairs.items())
-    )
+# A line of game counts, while it is added up (player and team stats alike).
+_GAMES, _WINS, _LOSSES, _DRAWS, _FORFEIT_WINS, _FORFEIT_LOSSES, _POINTS_FOR, _POINTS_AGAINST = (
+    range(8)
+)
+_GAME_FIELDS = 8
 
 
 def _result_index(result: float) -> int:
     """Where a result is counted in a ``[wins, losses, draws]`` list."""
     return 0 if result == 1.0 else 1 if result == 0.0 else 2
+
+
+def _pair_records(pairs: Mapping[int, list[int]]) -> tuple[PairRecord, ...]:
+    make = tuple.__new__  # a named tuple's own constructor, without the keyword handling
+    return tuple(
+        [
+            make(PairRecord, (other, wins + losses + draws, wins, losses, draws))
+            for other, (wins, losses, draws) in sorted(pairs.items())
+        ]
+    )
+
+
+def _pair_dicts(records: tuple[PairRecord, ...]) -> list[dict[str, int]]:
+    """``[record._asdict() for record in records]``, spelt out: a large season has half a
+    million of them."""
+    return [
+        {"other_id": other, "games": games, "wins": wins, "losses": losses, "draws": draws}
+        for other, games, wins, losses, draws in records
+    ]
 
 
 def _plain_fields(stats: Any) -> dict[str, Any]:
@@ -277,6 +226,24 @@ def _plain(value: float) -> int | float:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
+
+
+def _common(line: list, hand_counts: list[int]) -> dict[str, Any]:
+    """The fields player and team stats share, from a game line and the hand counts."""
+    games, points_for = line[_GAMES], line[_POINTS_FOR]
+    return {
+        "games": games,
+        "wins": line[_WINS],
+        "losses": line[_LOSSES],
+        "draws": line[_DRAWS],
+        "forfeit_wins": line[_FORFEIT_WINS],
+        "forfeit_losses": line[_FORFEIT_LOSSES],
+        "hands": hand_counts[_HANDS],
+        "points_for": _plain(points_for),
+        "points_against": _plain(line[_POINTS_AGAINST]),
+        "points_per_game": points_for / games if games else 0.0,
+        **dict(zip(_HAND_COUNT_NAMES[1:], hand_counts[1:_HAND_COUNTS], strict=True)),
+    }
 
 
 @dataclass(frozen=True)
@@ -312,8 +279,8 @@ class PlayerStats:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (tuples of records become lists of dicts)."""
         return _plain_fields(self) | {
-            "partners": [p._asdict() for p in self.partners],
-            "opponents": [o._asdict() for o in self.opponents],
+            "partners": _pair_dicts(self.partners),
+            "opponents": _pair_dicts(self.opponents),
         }
 
 
@@ -349,71 +316,94 @@ class TeamStats:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (tuples of records become lists of dicts)."""
-        return _plain_fields(self) | {"opponents": [o._asdict() for o in self.opponents]}
+        return _plain_fields(self) | {"opponents": _pair_dicts(self.opponents)}
+
+
+def _game_lines(
+    games: Iterable[GameRecord], *, players: bool
+) -> tuple[dict[int, list], dict[int, dict[int, list[int]]], dict[int, dict[int, list[int]]]]:
+    """Each player's (or team's) game line, partner records and opponent records, in one pass.
+
+    With ``players`` the sides are the games' players (partners and opponents are players);
+    without, each side is one team (no partners; opponents are teams).
+    """
+    lines: dict[int, list] = {}
+    partners: dict[int, dict[int, list[int]]] = {}
+    opponents: dict[int, dict[int, list[int]]] = {}
+
+    def line_of(who: int) -> list:
+        line = lines.get(who)
+        if line is None:
+            line = lines[who] = [0] * _GAME_FIELDS
+            partners[who] = {}
+            opponents[who] = {}
+        return line
+
+    for game in games:
+        if players:
+            side_a, side_b = game.players("A"), game.players("B")
+        else:
+            side_a, side_b = (_team_of(game, "A"),), (_team_of(game, "B"),)
+        if game.forfeited_by is not None:
+            lost_a = game.forfeited_by == "A"
+            for who in side_a:
+                line_of(who)[_FORFEIT_LOSSES if lost_a else _FORFEIT_WINS] += 1
+            for who in side_b:
+                line_of(who)[_FORFEIT_WINS if lost_a else _FORFEIT_LOSSES] += 1
+            continue
+        winner = game.winner
+        index_a, index_b = (0, 1) if winner == "A" else (1, 0) if winner == "B" else (2, 2)
+        for own, other, index, points_for, points_against in (
+            (side_a, side_b, index_a, game.points_a, game.points_b),
+            (side_b, side_a, index_b, game.points_b, game.points_a),
+        ):
+            for who in own:
+                line = line_of(who)
+                line[_GAMES] += 1
+                line[_WINS + index] += 1
+                line[_POINTS_FOR] += points_for
+                line[_POINTS_AGAINST] += points_against
+                if players:
+                    records = partners[who]
+                    for partner in own:
+                        if partner != who:
+                            record = records.get(partner)
+                            if record is None:
+                                record = records[partner] = [0, 0, 0]
+                            record[index] += 1
+                records = opponents[who]
+                for opponent in other:
+                    record = records.get(opponent)
+                    if record is None:
+                        record = records[opponent] = [0, 0, 0]
+                    record[index] += 1
+    return lines, partners, opponents
 
 
 def player_stats(
-    games: Iterable[GameRecord], hands: Iterable[HandRecord]
+    games: Iterable[GameRecord], hands: Iterable[HandRecord] | HandTotals
 ) -> tuple[PlayerStats, ...]:
     """Every player's stats, sorted by player id.
 
     Records and points come from ``games`` (their players: ``players_a``/``players_b``, or the
-    entrants in an individual season); hand counts from ``hands`` (their seats).
+    entrants in an individual season); hand counts from ``hands`` (their seats), given as hand
+    records or as the :class:`HandTotals` already counted from them.
     """
-    counts: dict[int, _Counts] = defaultdict(_Counts)
-    for game in games:
-        for side in SIDES:
-            other: Side = "B" if side == "A" else "A"
-            players = game.players(side)
-            opponents = game.players(other)
-            for player in players:
-                tally = counts[player]
-                result = tally.add_game(game, side)
-                if result is None:
-                    continue
-                index = _result_index(result)
-                for partner in players:
-                    if partner != player:
-                        tally.partners[partner][index] += 1
-                for opponent in opponents:
-                    tally.opponents[opponent][index] += 1
-
-    for hand in hands:
-        if not hand.is_scored:
-            continue
-        # The hand's facts once, not once per seat: this loop runs four times per hand.
-        sitting_out = hand.sitting_out()
-        march, made, euchre = hand.is_march, hand.is_made, hand.is_euchre
-        caller, alone = hand.caller_id, hand.caller_alone
-        for seat, player in enumerate(hand.seats):
-            tally = counts[player]
-            tally.hands += 1
-            in_play = player not in sitting_out
-            side = side_of_seat(seat)
-            if side == hand.makers:
-                if player == caller:
-                    tally.calls += 1
-                    tally.calls_made += hand.call_made_good
-                    if alone:
-                        tally.loners_tried += 1
-                        tally.loners_made += made
-                        tally.loners_marched += march
-                if in_play:
-                    tally.marches += march
-                    tally.euchres_suffered += euchre
-            elif in_play:
-                tally.euchres_inflicted += euchre
-            if in_play and hand.renege == side:
-                tally.reneges += 1
-
+    lines, partners, opponents = _game_lines(games, players=True)
+    counts = _as_totals(hands).player_counts()
+    empty_hands = [0] * _HAND_COUNTS
+    for player in counts:
+        if player not in lines:
+            lines[player] = [0] * _GAME_FIELDS
+            partners[player] = opponents[player] = {}
     return tuple(
         PlayerStats(
             player_id=player,
-            **tally.common(),
-            partners=_pair_records(tally.partners),
-            opponents=_pair_records(tally.opponents),
+            **_common(line, counts.get(player, empty_hands)),
+            partners=_pair_records(partners[player]),
+            opponents=_pair_records(opponents[player]),
         )
-        for player, tally in sorted(counts.items())
+        for player, line in sorted(lines.items())
     )
 
 
@@ -426,61 +416,272 @@ def _team_of(game: GameRecord, side: Side) -> int:
     return entrants[0]
 
 
-def team_stats(games: Iterable[GameRecord], hands: Iterable[HandRecord]) -> tuple[TeamStats, ...]:
+def team_stats(
+    games: Iterable[GameRecord], hands: Iterable[HandRecord] | HandTotals
+) -> tuple[TeamStats, ...]:
     """Every team's stats in a team season (each side one team id), sorted by team id."""
     games = list(games)
-    by_id = {game.game_id: game for game in games}
-    counts: dict[int, _Counts] = defaultdict(_Counts)
-    for game in games:
-        for side in SIDES:
-            other: Side = "B" if side == "A" else "A"
-            team = _team_of(game, side)
-            result = counts[team].add_game(game, side)
-            if result is not None:
-                counts[team].opponents[_team_of(game, other)][_result_index(result)] += 1
-
-    for hand in hands:
-        if not hand.is_scored:
-            continue
-        game = by_id.get(hand.game_id)
-        if game is None:
-            raise ValueError(f"hand {hand.number} belongs to game {hand.game_id}, not given")
-        for side in SIDES:
-            tally = counts[_team_of(game, side)]
-            tally.hands += 1
-            if side == hand.makers:
-                tally.calls += 1
-                tally.calls_made += hand.call_made_good
-                tally.marches += hand.is_march
-                tally.euchres_suffered += hand.is_euchre
-                if hand.caller_alone:
-                    tally.loners_tried += 1
-                    tally.loners_made += hand.is_made
-                    tally.loners_marched += hand.is_march
+    lines, _partners, opponents = _game_lines(games, players=False)
+    teams_of = {game.game_id: (game.side_a[0], game.side_b[0]) for game in games}
+    totals = _as_totals(hands)
+    counts: dict[int, list[int]] = {}
+    for (game_id, _seats), sides in totals.sides.items():
+        teams = teams_of.get(game_id)
+        if teams is None:
+            number = totals.first_numbers[game_id, _seats]
+            raise ValueError(f"hand {number} belongs to game {game_id}, not given")
+        for team, side in zip(teams, sides, strict=True):
+            line = counts.get(team)
+            if line is None:
+                counts[team] = side[:_HAND_COUNTS]
             else:
-                tally.euchres_inflicted += hand.is_euchre
-            tally.reneges += hand.renege == side
-
+                for index in range(_HAND_COUNTS):
+                    line[index] += side[index]
+    empty_hands = [0] * _HAND_COUNTS
     return tuple(
-        TeamStats(team_id=team, **tally.common(), opponents=_pair_records(tally.opponents))
-        for team, tally in sorted(counts.items())
+        TeamStats(
+            team_id=team,
+            **_common(line, counts.get(team, empty_hands)),
+            opponents=_pair_records(opponents[team]),
+        )
+        for team, line in sorted(lines.items())
     )
 
 
-def side_tallies(hands: Iterable[HandRecord]) -> dict[int, tuple[SideTally, SideTally]]:
+def side_tallies(
+    hands: Iterable[HandRecord] | HandTotals,
+) -> dict[int, tuple[SideTally, SideTally]]:
     """Each game's side tallies (side A's, side B's), by game id, for the standings.
 
     A march counts whether or not the caller went alone; a loner made is a lone call with 3 tricks
     or more; a euchre inflicted is a hand the side defended with the makers on 2 tricks or fewer.
+    Only games with a hand whose outcome is known (no renege, tricks recorded) are listed.
     """
-    sums: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
-    for hand in hands:
-        if not hand.has_outcome:
+    sums: dict[int, list[int]] = {}
+    for (game_id, _seats), (side_a, side_b) in _as_totals(hands).sides.items():
+        if not side_a[_OUTCOMES]:
             continue
-        row = sums[hand.game_id]
-        makers = 0 if hand.makers == "A" else 3
-        defenders = 3 - makers
-        row[makers] += hand.tricks_won == TRICKS_PER_HAND
-        row[makers + 1] += hand.caller_alone and hand.tricks_won >= TRICKS_TO_MAKE
-        row[defenders + 2] += hand.tricks_won <= EUCHRED_AT_MOST
+        row = sums.get(game_id)
+        if row is None:
+            row = sums[game_id] = [0, 0, 0, 0, 0, 0]
+        for offset, side in ((0, side_a), (3, side_b)):
+            row[offset] += side[_MARCHES]
+            row[offset + 1] += side[_LONERS_MADE]
+            row[offset + 2] += side[_EUCHRES_INFLICTED]
     return {game_id: (SideTally(*row[:3]), SideTally(*row[3:])) for game_id, row in sums.items()}
+
+
+# --------------------------------------------------------------------------------------------
+# Hand totals: every hand read once
+# --------------------------------------------------------------------------------------------
+
+HAND_ROW_FIELDS = (
+    "game_id",
+    "number",
+    "seats",
+    "makers",
+    "tricks_won",
+    "caller_id",
+    "caller_alone",
+    "defender_alone",
+    "lone_defender_id",
+    "renege",
+    "thrown_in",
+)
+"""A *hand row*: a :class:`HandRecord`'s facts as a plain tuple, in this order (points left out).
+
+A service reading a season's hands from its database may pass rows instead of records: they cost
+a fraction of a record to build, and are taken as already checked (by the database's
+constraints and by the services that wrote them), so they are not checked again.
+"""
+
+_HAND_COUNT_NAMES = (
+    "hands",
+    "calls",
+    "calls_made",
+    "marches",
+    "loners_tried",
+    "loners_made",
+    "loners_marched",
+    "euchres_suffered",
+    "euchres_inflicted",
+    "reneges",
+)
+"""The hand counts of a stats line, in the order of the fields of the stats."""
+(
+    _HANDS,
+    _CALLS,
+    _CALLS_MADE,
+    _MARCHES,
+    _LONERS_TRIED,
+    _LONERS_MADE,
+    _LONERS_MARCHED,
+    _EUCHRES_SUFFERED,
+    _EUCHRES_INFLICTED,
+    _RENEGES,
+) = range(len(_HAND_COUNT_NAMES))
+_HAND_COUNTS = len(_HAND_COUNT_NAMES)
+# After a side's counts as a whole: the same events counted only when both partners were in play
+# (they go to both players of the side), and the hands whose outcome is known.
+_BOTH_MARCHES, _BOTH_SUFFERED, _BOTH_INFLICTED, _BOTH_RENEGES, _OUTCOMES = range(
+    _HAND_COUNTS, _HAND_COUNTS + 5
+)
+_SIDE_FIELDS = _HAND_COUNTS + 5
+
+
+class HandTotals:
+    """A season's hands counted once, for the stats and the side tallies to share.
+
+    ``sides`` maps ``(game_id, seats)`` to two lists of counts, side A's and side B's: the
+    side's counts as a whole (a team's hand counts, in the order of ``_HAND_COUNT_NAMES``), then
+    the marches, euchres suffered and inflicted and reneges of hands where both partners were in
+    play, then the hands whose outcome is known. ``alone`` maps a player to the counts that are
+    theirs alone: calls (and loners) as the caller, and the events of hands where they played
+    while their partner sat out. ``first_numbers`` keeps each game's first scored hand (to name
+    it in an error). Thrown-in hands count for nothing.
+    """
+
+    __slots__ = ("alone", "first_numbers", "sides")
+
+    def __init__(self) -> None:
+        self.sides: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[int]]] = {}
+        self.first_numbers: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.alone: dict[int, list[int]] = {}
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[tuple]) -> HandTotals:
+        """Count hand rows (see :data:`HAND_ROW_FIELDS`) in one pass."""
+        totals = cls()
+        sides, first_numbers, alone = totals.sides, totals.first_numbers, totals.alone
+        for (
+            game_id,
+            number,
+            seats,
+            makers,
+            tricks,
+            caller,
+            caller_alone,
+            defender_alone,
+            lone_defender,
+            renege,
+            thrown_in,
+        ) in rows:
+            if thrown_in:
+                continue
+            key = (game_id, seats)
+            pair = sides.get(key)
+            if pair is None:
+                pair = sides[key] = ([0] * _SIDE_FIELDS, [0] * _SIDE_FIELDS)
+                first_numbers[key] = number
+            if makers == "A":
+                own, their = pair
+            else:
+                their, own = pair
+            own[_HANDS] += 1
+            their[_HANDS] += 1
+            own[_CALLS] += 1
+            march = made = euchre = False
+            if renege is None:
+                if tricks is not None:
+                    pair[0][_OUTCOMES] += 1
+                    march = tricks == TRICKS_PER_HAND
+                    made = tricks >= TRICKS_TO_MAKE
+                    euchre = not made
+                made_good = made
+            else:
+                made_good = renege != makers  # the defenders reneged
+            own[_CALLS_MADE] += made_good
+            if caller_alone:
+                own[_LONERS_TRIED] += 1
+                own[_LONERS_MADE] += made
+                own[_LONERS_MARCHED] += march
+            if caller is not None:
+                counts = alone.get(caller)
+                if counts is None:
+                    counts = alone[caller] = [0] * _HAND_COUNTS
+                counts[_CALLS] += 1
+                counts[_CALLS_MADE] += made_good
+                if caller_alone:
+                    counts[_LONERS_TRIED] += 1
+                    counts[_LONERS_MADE] += made
+                    counts[_LONERS_MARCHED] += march
+            if not (march or euchre or renege is not None):
+                continue
+            own_reneged = renege == makers
+            their_reneged = renege is not None and not own_reneged
+            own[_MARCHES] += march
+            own[_EUCHRES_SUFFERED] += euchre
+            their[_EUCHRES_INFLICTED] += euchre
+            own[_RENEGES] += own_reneged
+            their[_RENEGES] += their_reneged
+            if caller_alone and caller is not None:  # the partner sat out
+                counts = alone[caller]
+                counts[_MARCHES] += march
+                counts[_EUCHRES_SUFFERED] += euchre
+                counts[_RENEGES] += own_reneged
+            else:
+                own[_BOTH_MARCHES] += march
+                own[_BOTH_SUFFERED] += euchre
+                own[_BOTH_RENEGES] += own_reneged
+            if defender_alone and lone_defender is not None:  # the partner sat out
+                counts = alone.get(lone_defender)
+                if counts is None:
+                    counts = alone[lone_defender] = [0] * _HAND_COUNTS
+                counts[_EUCHRES_INFLICTED] += euchre
+                counts[_RENEGES] += their_reneged
+            else:
+                their[_BOTH_INFLICTED] += euchre
+                their[_BOTH_RENEGES] += their_reneged
+        return totals
+
+    def player_counts(self) -> dict[int, list[int]]:
+        """Each seated player's hand counts (``_HAND_COUNT_NAMES`` order)."""
+        counts: dict[int, list[int]] = {}
+        for (_game_id, seats), pair in self.sides.items():
+            for seat, player in enumerate(seats):
+                side = pair[seat % 2]
+                line = counts.get(player)
+                if line is None:
+                    line = counts[player] = [0] * _HAND_COUNTS
+                line[_HANDS] += side[_HANDS]
+                line[_MARCHES] += side[_BOTH_MARCHES]
+                line[_EUCHRES_SUFFERED] += side[_BOTH_SUFFERED]
+                line[_EUCHRES_INFLICTED] += side[_BOTH_INFLICTED]
+                line[_RENEGES] += side[_BOTH_RENEGES]
+        for player, own in self.alone.items():
+            line = counts.get(player)
+            if line is None:
+                line = counts[player] = [0] * _HAND_COUNTS
+            for index in range(1, _HAND_COUNTS):
+                line[index] += own[index]
+        return counts
+
+
+def hand_rows(hands: Iterable[HandRecord]) -> list[tuple]:
+    """Hand records as hand rows (see :data:`HAND_ROW_FIELDS`)."""
+    return [
+        (
+            hand.game_id,
+            hand.number,
+            hand.seats,
+            hand.makers,
+            hand.tricks_won,
+            hand.caller_id,
+            hand.caller_alone,
+            hand.defender_alone,
+            hand.lone_defender_id,
+            hand.renege,
+            hand.thrown_in,
+        )
+        for hand in hands
+    ]
+
+
+def hand_totals(hands: Iterable[HandRecord]) -> HandTotals:
+    """Count hand records once, for :func:`player_stats`, :func:`team_stats` and
+    :func:`side_tallies` to share."""
+    return HandTotals.from_rows(hand_rows(hands))
+
+
+def _as_totals(hands: Iterable[HandRecord] | HandTotals) -> HandTotals:
+    return hands if isinstance(hands, HandTotals) else hand_totals(hands)
