@@ -17,20 +17,24 @@ Words (see ``tournaments.domain.rotation`` for the rest of the vocabulary):
 The shapes stored, for N players (see ``/shared/ROTATIONS.md`` for why these are the bounds):
 
 - N = 4n: group of order N - 1 plus infinity; the three table-mates of infinity are spread evenly
-  round the group, and infinity's partner ``c`` with its opponents ``b`` and ``d`` satisfies
-  ``2c != b + d``. Deleting infinity then gives the chart for N - 1 = 4n - 1 players: the three
-  table-mates of infinity sit out, each player sits out three times, misses two partners, and
-  the 2(N - 1) pairs with differences ``c - b`` and ``c - d`` oppose once, everyone else twice.
+  round the group where the search allowed it, and infinity's partner ``c`` with its opponents
+  ``b`` and ``d`` satisfies ``2c != b + d``. Deleting infinity then gives the chart for
+  N - 1 = 4n - 1 players: the three table-mates of infinity sit out, each player sits out three
+  times, misses two partners, and the 2(N - 1) pairs with differences ``c - b`` and ``c - d``
+  oppose once, everyone else twice.
 - N = 4n + 1: group of order N, the element 0 sits out (so each player sits out once).
-- N = 4n + 2: group of order N, the elements 0 and N/2 sit out. Every difference but the
-  element of order two occurs once between partners (so each player misses exactly the partner
-  N/2 away); between opponents the element of order two occurs in one pair, one other difference
-  pair ``±e`` once and all others twice, so exactly N pairs oppose once.
+- N = 4n + 2: the cyclic group of order N; 0 and ``second_bye`` (N/2 when N = 2 (mod 8), else 2)
+  sit out. Every difference but the element of order two occurs once between partners (so each
+  player misses exactly the partner N/2 away); between opponents the element of order two occurs
+  in one pair, one other difference pair ``±e`` once and all others twice, so exactly N pairs
+  oppose once.
 
-``find_starting_round`` is the offline search (simulated annealing over the seats of the
-starting round) that produced ``tournaments.domain.whist_bases``; run
-``python -m tournaments.domain.rotation_starting_rounds 4 64`` to search again. At run time
-nothing is searched here: charts are generated from the stored data.
+``find_starting_round`` (simulated annealing over the seats of the starting round) and
+``find_starting_round_by_matching`` (a random starter, then a depth-first matching of its pairs
+into tables) are the offline searches that produced ``tournaments.domain.whist_bases``; run
+``python -m tournaments.domain.rotation_starting_rounds 4 64`` to search again (the second one;
+slow in pure Python from about 40 players). At run time nothing is searched here: charts are
+generated from the stored data.
 """
 
 from __future__ import annotations
@@ -187,7 +191,7 @@ def _search_shape(players: int, moduli: tuple[int, ...]) -> _SearchShape:
         half = group.element_of_order_two()
         if order != players or half is None:
             raise ValueError("a chart for 4n + 2 players turns a group of order 4n + 2")
-        byes = (0, half)
+        byes = (0, second_bye(group))
         partner_targets[half] = 0
         for element in range(1, order):
             ceilings[element] = element != half
@@ -429,22 +433,226 @@ def fourth_roots_starting_round(order: int) -> StartingRound | None:
     return StartingRound(moduli=moduli, tables=tuple(tables))
 
 
+def second_bye(group: Group) -> int:
+    """The element sitting out beside 0 in a chart for 4n + 2 players over ``Z_(4n + 2)``.
+
+    Partner pairs differ by every element but the one of order two, ``m = 2n + 1``, once. A pair
+    with an odd difference joins an even and an odd element, so the ``n`` odd differences leave
+    the even elements not sitting out to be paired among themselves: there must be an even number
+    of them. With 0 and ``m`` sitting out that holds when ``m = 1 (mod 4)``; with 0 and 2 sitting
+    out, when ``m = 3 (mod 4)``.
+    """
+    half = group.element_of_order_two()
+    if len(group.moduli) != 1 or half is None:
+        raise ValueError("charts for 4n + 2 players turn the cyclic group of order 4n + 2")
+    return half if half % 4 == 1 else 2
+
+
+def find_starting_round_by_matching(
+    players: int,
+    moduli: tuple[int, ...],
+    *,
+    seed: int = 0,
+    attempts: int = 1_000,
+    starter_steps: int = 100_000,
+    matching_steps: int = 200_000,
+) -> StartingRound | None:
+    """Search for a starting round in two steps, each a randomised depth-first search.
+
+    1. A *starter*: partner pairs whose differences are every element once (but the element of
+       order two for 4n + 2 players), covering every seated element once. For 4n players 0 is
+       infinity's partner; for 4n + 1 players 0 sits out; for 4n + 2 players 0 and
+       ``second_bye`` sit out.
+    2. A *matching* of those pairs two by two into tables, such that every opponent difference
+       occurs twice (for 4n + 2 players: the element of order two once as a pair, one difference
+       pair ``+-e`` once, the rest twice). Infinity's table must have ``2c != b + d``.
+
+    Each attempt draws a new starter and gives up after ``matching_steps`` nodes. This is what
+    found the entries from 33 players up (a C port of it was used for speed); it returns ``None``
+    when ``attempts`` starters gave nothing.
+    """
+    group = Group(moduli)
+    order = group.order
+    residue = players % 4
+    if residue == 3 or order != (players - 1 if residue == 0 else players):
+        raise ValueError("no starting round of this shape")
+    subtraction = group.subtraction_table()
+    addition = group.addition_table()
+    negative = [subtraction[0][x] for x in range(order)]
+    class_of = [-1] * order
+    representatives: list[int] = []
+    for x in range(1, order):
+        if class_of[x] < 0:
+            class_of[x] = class_of[negative[x]] = len(representatives)
+            representatives.append(x)
+    half = group.element_of_order_two() if residue == 2 else None
+    sitting_out = {0, second_bye(group)} if residue == 2 else {0}
+    half_class = class_of[half] if half is not None else -1
+    ceiling = [1 if k == half_class else 2 for k in range(len(representatives))]
+    generator = random.Random(seed)
+
+    def starter() -> list[tuple[int, int]] | None:
+        used = set(sitting_out)
+        pairs: list[tuple[int, int]] = [(INFINITY, 0)] if residue == 0 else []
+        needed = [x for x in representatives if x != half]
+        generator.shuffle(needed)
+        steps = 0
+
+        def extend(index: int) -> bool:
+            nonlocal steps
+            steps += 1
+            if steps > starter_steps:
+                return False
+            if index == len(needed):
+                return True
+            difference = needed[index]
+            starts = [
+                x
+                for x in range(order)
+                if x not in used
+                and addition[x][difference] not in used
+                and addition[x][difference] != x
+            ]
+            generator.shuffle(starts)
+            for x in starts:
+                y = addition[x][difference]
+                used.update((x, y))
+                pairs.append((x, y))
+                if extend(index + 1):
+                    return True
+                pairs.pop()
+                used.difference_update((x, y))
+            return False
+
+        return pairs if extend(0) else None
+
+    def opponent_classes(first: tuple[int, int], second: tuple[int, int]) -> list[int] | None:
+        (a, c), (b, d) = first, second
+        if INFINITY in (b, d):
+            (a, c), (b, d) = (b, d), (a, c)
+        if INFINITY in (a, c):
+            partner = c if a == INFINITY else a
+            if addition[partner][partner] == addition[b][d]:
+                return None
+            return [class_of[subtraction[partner][b]], class_of[subtraction[partner][d]]]
+        return [class_of[subtraction[x][y]] for x in (a, c) for y in (b, d)]
+
+    for _ in range(attempts):
+        pairs = starter()
+        if pairs is None:
+            continue
+        count = len(pairs)
+        hits = [[opponent_classes(pairs[i], pairs[j]) for j in range(count)] for i in range(count)]
+        mate = _match_pairs(hits, ceiling, generator, matching_steps)
+        if mate is None:
+            continue
+        tables = []
+        for i, j in enumerate(mate):
+            if i < j:
+                (a, c), (b, d) = pairs[i], pairs[j]
+                if INFINITY in (b, d):
+                    (a, c), (b, d) = (b, d), (a, c)
+                if c == INFINITY:
+                    a, c = c, a
+                tables.append((a, b, c, d))
+        found = StartingRound(moduli=moduli, tables=tuple(tables))
+        if starting_round_reaches_the_bound(players, found):
+            return found
+    return None
+
+
+def _match_pairs(
+    hits: list[list[list[int] | None]],
+    ceiling: list[int],
+    generator: random.Random,
+    max_steps: int,
+) -> list[int] | None:
+    """Pair up partner pairs into tables, depth first: ``hits[i][j]`` are the opponent difference
+    classes a table of pairs ``i`` and ``j`` covers (``None``: not allowed); no class may be
+    covered more than ``ceiling`` times. Returns each pair's mate, or ``None`` after
+    ``max_steps`` nodes."""
+    count = len(hits)
+    covered = [0] * len(ceiling)
+    mate = [-1] * count
+    order_of_pairs = list(range(count))
+    generator.shuffle(order_of_pairs)
+    steps = 0
+
+    def match() -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > max_steps:
+            return False
+        first = next((i for i in order_of_pairs if mate[i] < 0), None)
+        if first is None:
+            return True
+        others = [j for j in order_of_pairs if j != first and mate[j] < 0]
+        generator.shuffle(others)
+        for second in others:
+            classes = hits[first][second]
+            if classes is None:
+                continue
+            for k in classes:
+                covered[k] += 1
+            if all(covered[k] <= ceiling[k] for k in classes):
+                mate[first], mate[second] = second, first
+                if match():
+                    return True
+                mate[first] = mate[second] = -1
+            for k in classes:
+                covered[k] -= 1
+        return False
+
+    return mate if match() else None
+
+
+def starting_round_reaches_the_bound(players: int, start: StartingRound) -> bool:
+    """Whether the chart generated from ``start`` reaches the bound for ``players``, by counting
+    the differences (see the module notes for why the counts decide it)."""
+    group = start.group
+    order = group.order
+    partner_counts, opponent_counts = difference_counts(start)
+    seated = [seat for table in start.tables for seat in table]
+    if (
+        start.players != players
+        or len(seated) != len(set(seated))
+        or len(start.tables) != players // 4
+        or len(start.byes) != players % 4
+    ):
+        return False
+    if players % 4 in (0, 1):
+        if partner_counts[1:] != [1] * (order - 1) or opponent_counts[1:] != [2] * (order - 1):
+            return False
+        if players % 4 == 1 or players == 4:
+            return True  # (no chart for 3 players is ever cut from the one for 4)
+        table = next(t for t in start.tables if INFINITY in t)
+        at = table.index(INFINITY)
+        b, c, d = table[(at + 1) % 4], table[(at + 2) % 4], table[(at + 3) % 4]
+        return group.add(c, c) != group.add(b, d)
+    half = group.element_of_order_two()
+    if half is None:
+        return False
+    return (
+        [partner_counts[x] for x in range(1, order)]
+        == [0 if x == half else 1 for x in range(1, order)]
+        and opponent_counts[half] == 2
+        and sorted(opponent_counts[x] for x in range(1, order) if x != half)
+        == [1, 1] + [2] * (order - 4)
+    )
+
+
 def _main(arguments: list[str]) -> None:
     first, last = int(arguments[0]), int(arguments[1])
     for players in range(first, last + 1):
         if players % 4 == 3:
             continue
         order = players - 1 if players % 4 == 0 else players
-        for seed in range(20):
-            found = find_starting_round(players, (order,), seed=seed)
-            if found is not None:
-                print(
-                    f"    {players}: StartingRound(moduli={found.moduli}, tables={found.tables}),"
-                )
-                sys.stdout.flush()
-                break
-        else:
+        found = find_starting_round_by_matching(players, (order,), seed=players)
+        if found is None:
             print(f"    # {players}: nothing found over Z_{order}")
+            continue
+        print(f"    {players}: StartingRound(moduli={found.moduli}, tables={found.tables}),")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -1,10 +1,13 @@
 """Stored starting rounds of cyclic charts, by number of players (see ``rotation_starting_rounds``).
 
 Each entry was found offline: by the classical construction ``fourth_roots_starting_round`` for
-prime powers 4n + 1, by exhaustive search for 4, 8 and 9, and by simulated annealing over the
-seats (``find_starting_round``; a C port of the same search was used for speed) for the rest.
-The tests generate every chart from these rounds and verify it by counting. Charts for 4n + 3
-players come from the entry for 4n + 4.
+prime powers 4n + 1, by exhaustive search for 4, 8 and 9, by simulated annealing over the seats
+(``find_starting_round``; a C port of the same search was used for speed) up to 32 players, and
+from 33 players up by the starter-and-matching search (``find_starting_round_by_matching``, again
+through a C port): a random set of partner pairs with every difference once, then a depth-first
+pairing of those pairs into tables until every opponent difference occurs twice. The tests
+generate every chart from these rounds and verify it by counting. Charts for 4n + 3 players come
+from the entry for 4n + 4.
 """
 
 from tournaments.domain.rotation_starting_rounds import StartingRound
@@ -122,6 +125,19 @@ STARTING_ROUNDS: dict[int, StartingRound] = {
             (30, 4, 29, 12),
         ),
     ),
+    33: StartingRound(
+        moduli=(33,),
+        tables=(
+            (32, 6, 4, 8),
+            (9, 22, 13, 28),
+            (1, 2, 10, 18),
+            (26, 14, 7, 29),
+            (11, 23, 21, 31),
+            (5, 15, 12, 27),
+            (17, 3, 20, 16),
+            (24, 19, 25, 30),
+        ),
+    ),
     34: StartingRound(
         moduli=(34,),
         tables=(
@@ -133,6 +149,20 @@ STARTING_ROUNDS: dict[int, StartingRound] = {
             (19, 4, 22, 16),
             (32, 11, 18, 27),
             (15, 5, 23, 9),
+        ),
+    ),
+    36: StartingRound(
+        moduli=(35,),
+        tables=(
+            (-1, 16, 0, 28),
+            (29, 15, 30, 21),
+            (5, 22, 12, 2),
+            (26, 4, 31, 14),
+            (9, 13, 18, 24),
+            (8, 34, 10, 7),
+            (32, 25, 1, 3),
+            (19, 17, 33, 20),
+            (6, 11, 23, 27),
         ),
     ),
     37: StartingRound(
@@ -149,6 +179,35 @@ STARTING_ROUNDS: dict[int, StartingRound] = {
             (34, 18, 3, 19),
         ),
     ),
+    38: StartingRound(
+        moduli=(38,),
+        tables=(
+            (4, 27, 7, 31),
+            (12, 13, 18, 25),
+            (19, 3, 24, 11),
+            (20, 8, 37, 9),
+            (28, 10, 5, 26),
+            (30, 23, 1, 33),
+            (22, 32, 36, 34),
+            (14, 6, 21, 17),
+            (16, 35, 29, 15),
+        ),
+    ),
+    40: StartingRound(
+        moduli=(39,),
+        tables=(
+            (-1, 1, 0, 9),
+            (32, 15, 12, 28),
+            (38, 23, 16, 26),
+            (7, 35, 17, 14),
+            (3, 36, 8, 13),
+            (10, 37, 21, 2),
+            (27, 19, 34, 25),
+            (33, 11, 6, 20),
+            (4, 22, 18, 24),
+            (29, 30, 5, 31),
+        ),
+    ),
     41: StartingRound(
         moduli=(41,),
         tables=(
@@ -162,6 +221,86 @@ STARTING_ROUNDS: dict[int, StartingRound] = {
             (29, 26, 12, 15),
             (10, 33, 31, 8),
             (19, 34, 22, 7),
+        ),
+    ),
+    42: StartingRound(
+        moduli=(42,),
+        tables=(
+            (23, 33, 32, 5),
+            (37, 3, 10, 7),
+            (29, 38, 40, 14),
+            (12, 17, 31, 34),
+            (36, 27, 2, 28),
+            (20, 13, 26, 16),
+            (35, 18, 6, 30),
+            (8, 4, 15, 9),
+            (25, 19, 41, 39),
+            (1, 22, 11, 24),
+        ),
+    ),
+    44: StartingRound(
+        moduli=(43,),
+        tables=(
+            (-1, 42, 0, 9),
+            (11, 5, 31, 24),
+            (37, 18, 1, 19),
+            (15, 3, 32, 17),
+            (28, 33, 6, 39),
+            (27, 35, 29, 7),
+            (25, 12, 34, 30),
+            (23, 14, 26, 22),
+            (4, 36, 20, 40),
+            (16, 2, 21, 13),
+            (38, 41, 8, 10),
+        ),
+    ),
+    45: StartingRound(
+        moduli=(45,),
+        tables=(
+            (15, 41, 37, 42),
+            (21, 28, 30, 40),
+            (2, 12, 4, 27),
+            (34, 38, 7, 13),
+            (35, 18, 3, 32),
+            (19, 20, 26, 39),
+            (24, 6, 29, 17),
+            (14, 22, 31, 43),
+            (36, 23, 44, 33),
+            (1, 10, 5, 16),
+            (9, 8, 25, 11),
+        ),
+    ),
+    46: StartingRound(
+        moduli=(46,),
+        tables=(
+            (21, 43, 33, 1),
+            (10, 7, 13, 14),
+            (40, 31, 5, 45),
+            (24, 20, 29, 42),
+            (34, 18, 6, 27),
+            (15, 17, 25, 32),
+            (35, 38, 36, 12),
+            (26, 41, 28, 16),
+            (44, 23, 4, 39),
+            (37, 9, 8, 22),
+            (11, 30, 19, 3),
+        ),
+    ),
+    48: StartingRound(
+        moduli=(47,),
+        tables=(
+            (-1, 36, 0, 41),
+            (39, 11, 4, 12),
+            (23, 7, 40, 25),
+            (30, 42, 3, 1),
+            (46, 5, 2, 15),
+            (18, 32, 33, 8),
+            (35, 9, 43, 13),
+            (21, 31, 34, 6),
+            (20, 44, 27, 16),
+            (17, 26, 38, 37),
+            (14, 10, 28, 19),
+            (29, 22, 45, 24),
         ),
     ),
     49: StartingRound(
@@ -181,6 +320,41 @@ STARTING_ROUNDS: dict[int, StartingRound] = {
             (9, 31, 47, 25),
         ),
     ),
+    50: StartingRound(
+        moduli=(50,),
+        tables=(
+            (31, 35, 3, 8),
+            (7, 29, 13, 40),
+            (38, 28, 48, 36),
+            (39, 27, 6, 46),
+            (14, 5, 30, 19),
+            (11, 37, 23, 42),
+            (49, 10, 2, 34),
+            (47, 17, 18, 21),
+            (12, 45, 32, 4),
+            (43, 41, 44, 9),
+            (1, 15, 16, 22),
+            (24, 20, 26, 33),
+        ),
+    ),
+    52: StartingRound(
+        moduli=(51,),
+        tables=(
+            (-1, 6, 0, 24),
+            (11, 42, 13, 15),
+            (30, 40, 43, 44),
+            (35, 2, 3, 18),
+            (39, 12, 46, 23),
+            (19, 49, 29, 10),
+            (38, 36, 41, 50),
+            (20, 32, 25, 33),
+            (22, 7, 47, 28),
+            (8, 34, 16, 5),
+            (1, 17, 21, 26),
+            (45, 31, 9, 37),
+            (4, 48, 27, 14),
+        ),
+    ),
     53: StartingRound(
         moduli=(53,),
         tables=(
@@ -197,6 +371,43 @@ STARTING_ROUNDS: dict[int, StartingRound] = {
             (17, 33, 36, 20),
             (34, 13, 19, 40),
             (15, 26, 38, 27),
+        ),
+    ),
+    54: StartingRound(
+        moduli=(54,),
+        tables=(
+            (18, 28, 36, 32),
+            (13, 50, 30, 7),
+            (51, 34, 4, 43),
+            (1, 37, 6, 45),
+            (16, 44, 35, 11),
+            (40, 38, 52, 39),
+            (41, 9, 12, 19),
+            (14, 8, 17, 21),
+            (5, 24, 27, 47),
+            (10, 26, 25, 46),
+            (15, 31, 29, 3),
+            (33, 20, 49, 22),
+            (53, 42, 23, 48),
+        ),
+    ),
+    56: StartingRound(
+        moduli=(55,),
+        tables=(
+            (-1, 15, 0, 28),
+            (31, 38, 35, 44),
+            (22, 45, 27, 12),
+            (47, 37, 9, 6),
+            (21, 5, 36, 25),
+            (43, 13, 51, 14),
+            (42, 54, 52, 18),
+            (1, 39, 17, 50),
+            (3, 8, 10, 33),
+            (46, 34, 48, 2),
+            (32, 53, 4, 24),
+            (40, 20, 49, 41),
+            (7, 23, 19, 26),
+            (16, 11, 30, 29),
         ),
     ),
     61: StartingRound(
