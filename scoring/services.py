@@ -36,7 +36,7 @@ from scoring.domain.engine import (
     score_hand,
 )
 from scoring.models import Game, Hand
-from scoring.selectors import game_next_dealer_seat
+from scoring.selectors import game_counting_hands, game_next_dealer_seat
 from scoring.signals import game_finished
 
 logger = logging.getLogger(__name__)
@@ -126,13 +126,49 @@ def game_rules(game: Game, rulebook: Rulebook | None = None) -> RulebookRules:
     return rules
 
 
+def _signed_in(user):
+    """The user to record as the author of a change, or ``None`` for a captain or a job."""
+    return user if user is not None and user.is_authenticated else None
+
+
+def _create_hand(
+    game: Game,
+    number: int,
+    data: HandInput,
+    score: HandScore,
+    *,
+    dealer_seat: int,
+    source: str,
+    entered_by,
+    client_key: str | None = None,
+) -> Hand:
+    """One hand row: the facts as entered and the points the engine derived from them."""
+    return Hand.objects.create(
+        game=game,
+        number=number,
+        makers=data.makers or "",
+        caller_id=data.caller_id,
+        caller_alone=data.caller_alone,
+        defender_alone=data.defender_alone,
+        tricks_won=data.tricks_won,
+        renege=data.renege or "",
+        thrown_in=data.thrown_in,
+        misdeal=data.misdeal,
+        ordered_up=data.ordered_up,
+        dealer_seat=dealer_seat,
+        rulebook=game.season.rulebook,
+        outcome=score.outcome.value,
+        points_a=score.points_a,
+        points_b=score.points_b,
+        client_key=client_key,
+        source=source,
+        entered_by=entered_by,
+    )
+
+
 def _stored_score(hand: Hand) -> HandScore:
     outcome = Outcome(hand.outcome)
     return HandScore(outcome, hand.points_a, hand.points_b, "")
-
-
-def _counting_hands(game: Game) -> list[Hand]:
-    return list(game.hands.filter(status=Hand.Status.ACTIVE).order_by("number"))
 
 
 def _lock_game(game_id: int) -> Game:
@@ -305,7 +341,7 @@ def _hand_record(game, data, client_key, expected_number, source, user) -> HandR
             return _replay(existing, game, data)
     if game.is_final_score_only:
         raise ConflictError("this game was recorded by its final score alone", code="game_over")
-    hands = _counting_hands(game)
+    hands = game_counting_hands(game=game)
     number = len(hands) + 1
     if expected_number is not None and expected_number != number:
         if expected_number < number:
@@ -325,26 +361,15 @@ def _hand_record(game, data, client_key, expected_number, source, user) -> HandR
     dealer_seat = game_next_dealer_seat(game=game, hands=hands)
     score = score_hand(rules, _engine_facts(game, data, dealer_seat))
     state = game_state(rules, [*map(_stored_score, hands), score])
-    hand = Hand.objects.create(
-        game=game,
-        number=number,
-        makers=data.makers or "",
-        caller_id=data.caller_id,
-        caller_alone=data.caller_alone,
-        defender_alone=data.defender_alone,
-        tricks_won=data.tricks_won,
-        renege=data.renege or "",
-        thrown_in=data.thrown_in,
-        misdeal=data.misdeal,
-        ordered_up=data.ordered_up,
+    hand = _create_hand(
+        game,
+        number,
+        data,
+        score,
         dealer_seat=dealer_seat,
-        rulebook=game.season.rulebook,
-        outcome=score.outcome.value,
-        points_a=score.points_a,
-        points_b=score.points_b,
-        client_key=client_key or None,
         source=source,
-        entered_by=user if user is not None and user.is_authenticated else None,
+        entered_by=_signed_in(user),
+        client_key=client_key or None,
     )
     effects = _apply_state(game, state)
     _results_changed(game, effects)
@@ -367,7 +392,7 @@ def hand_undo(
     with transaction.atomic():
         game = _lock_game(game.pk)
         _check_captain_may_change(game, source)
-        hands = _counting_hands(game)
+        hands = game_counting_hands(game=game)
         if not hands:
             raise ConflictError("there is no hand to undo", code="nothing_to_undo")
         last = hands[-1]
@@ -381,7 +406,7 @@ def hand_undo(
             raise ConflictError("this game was recorded by its final score alone")
         before = hand_picture(last)
         last.status = Hand.Status.VOIDED
-        last.changed_by = user if user is not None and user.is_authenticated else None
+        last.changed_by = _signed_in(user)
         last.changed_at = timezone.now()
         last.change_reason = reason.strip() or "undone"
         last.save(update_fields=["status", "changed_by", "changed_at", "change_reason"])
@@ -411,7 +436,7 @@ def hand_correct(
     with transaction.atomic():
         game = _lock_game(game.pk)
         _check_captain_may_change(game, source)
-        hands = _counting_hands(game)
+        hands = game_counting_hands(game=game)
         old = next((hand for hand in hands if hand.number == number), None)
         if old is None:
             raise DomainError(f"there is no hand {number} in this game", field="number")
@@ -431,27 +456,16 @@ def hand_correct(
             ) from None
         before = hand_picture(old)
         old.status = Hand.Status.SUPERSEDED
-        old.changed_by = user if user is not None and user.is_authenticated else None
+        old.changed_by = _signed_in(user)
         old.changed_at = timezone.now()
         old.change_reason = reason.strip()
         old.save(update_fields=["status", "changed_by", "changed_at", "change_reason"])
-        new = Hand.objects.create(
-            game=game,
-            number=number,
-            makers=data.makers or "",
-            caller_id=data.caller_id,
-            caller_alone=data.caller_alone,
-            defender_alone=data.defender_alone,
-            tricks_won=data.tricks_won,
-            renege=data.renege or "",
-            thrown_in=data.thrown_in,
-            misdeal=data.misdeal,
-            ordered_up=data.ordered_up,
+        new = _create_hand(
+            game,
+            number,
+            data,
+            score,
             dealer_seat=old.dealer_seat,
-            rulebook=game.season.rulebook,
-            outcome=score.outcome.value,
-            points_a=score.points_a,
-            points_b=score.points_b,
             source=source,
             entered_by=old.changed_by,
         )
@@ -658,7 +672,7 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
             options=rules.to_options(),
             version=latest_version + 1,
             previous=current,
-            created_by=user if user is not None and user.is_authenticated else None,
+            created_by=_signed_in(user),
         )
         Season.objects.filter(pk=season.pk).update(
             rulebook=new, results_version=F("results_version") + 1
