@@ -59,12 +59,23 @@ HAND_COLUMNS = [
 ]
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A cell starting with one of these is run as a formula by spreadsheet programs (OWASP: CSV
+injection); a player's name must not be."""
+
+
+def _cell(value):
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def csv_text(columns: list[str], rows: Iterable[dict]) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\r\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow(row)
+        writer.writerow({name: _cell(value) for name, value in row.items()})
     return out.getvalue()
 
 

@@ -319,3 +319,13 @@ def test_signup_never_redirects_to_another_site(client, django_user_model):
     assert response.status_code == 302
     assert response["Location"] == "/manage/"
     assert django_user_model.objects.filter(username="newcomer").exists()
+
+
+def test_exported_cells_never_run_as_spreadsheet_formulas():
+    from league.manage.exports import csv_text
+
+    text = csv_text(
+        ["name", "points"],
+        [{"name": '=HYPERLINK("x")', "points": -3}, {"name": "@SUM(A1)", "points": 2}],
+    )
+    assert text.splitlines() == ["name,points", '"\'=HYPERLINK(""x"")",-3', "'@SUM(A1),2"]
