@@ -18,7 +18,7 @@ demo: export DEBUG ?= 1
 demo: $(BIN)/.installed
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/python manage.py demo_league
+	$(BIN)/python manage.py demo_league --base-url http://$(HOST):$(PORT)
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 browser:

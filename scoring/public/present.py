@@ -56,22 +56,9 @@ def rules_sentences(rules: SeasonRules) -> list[str]:
     if rules.min_games:
         games = "game" if rules.min_games == 1 else "games"
         sentences.append(f"At least {rules.min_games} {games} to be ranked.")
-    forfeit = (
-        f"A forfeit scores {rules.forfeit_points_to_winner}{DASH}"
-        f"{rules.forfeit_points_to_forfeiter}"
-    )
-    counts = " and counts as a game." if rules.forfeit_counts_as_game else " and is not a game."
-    sentences.append(forfeit + counts)
-    if rules.bye_value == "nothing":
-        sentences.append("A bye is worth nothing.")
-    else:
-        worth = (
-            f"{number(rules.bye_points)} points"
-            if rules.bye_value == "fixed"
-            else "the entrant's average points per game"
-        )
-        win = " and counts as a win" if rules.bye_counts_as_win else ""
-        sentences.append(f"A bye is worth {worth}{win}.")
+    # Byes and forfeits are not recorded as results yet (the rules API refuses their options), so
+    # the page says what is true today: a bye is worth nothing.
+    sentences.append("A bye is worth nothing.")
     return sentences
 
 

@@ -122,9 +122,7 @@ def test_standings_rank_explain_and_poll_while_a_game_is_in_progress(client, kno
         body
     )
     assert "for, then a coin flip (seed 0)." in body
-    assert "<li>Every night counts.</li><li>A forfeit scores 10–0 and counts as a game.</li>" in (
-        body
-    )
+    assert "<li>Every night counts.</li><li>A bye is worth nothing.</li>" in (body)
     assert "New results are being counted" not in body
     team = known["teams"]["Aces"]
     assert f'<a href="/l/rosies/s/{known["season"].pk}/teams/{team.pk}/">Aces</a>' in body
