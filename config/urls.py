@@ -11,6 +11,7 @@ from league.api.views import (
     SeasonViewSet,
     TeamViewSet,
 )
+from league.manage import urls as league_workspace
 from scoring.api.public import SeasonPlayerStatsView
 from scoring.api.views import (
     GameViewSet,
@@ -19,6 +20,7 @@ from scoring.api.views import (
     SeasonStandingRulesView,
     SeasonStandingsView,
 )
+from scoring.manage import urls as scoring_workspace
 
 router = DefaultRouter()
 router.register("leagues", LeagueViewSet)
@@ -54,7 +56,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("t/", include("scoring.captain.urls")),
-    path("manage/", include("league.manage.urls")),
+    path(
+        "manage/",
+        include((league_workspace.urlpatterns + scoring_workspace.urlpatterns, "manage")),
+    ),
     path("", include("tournaments.urls")),
     path("", include("scoring.public.urls")),
 ]

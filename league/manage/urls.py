@@ -1,7 +1,9 @@
 """The organiser's workspace under ``/manage/`` (see ``league.manage.views``).
 
 ``/manage/nights/<id>/`` (running a night) belongs to the tournaments app's night pages; it is
-linked from the season's night list, not routed here.
+linked from the season's night list, not routed here. The pages about results (a season's games,
+settling disputes, scoring rules, exports) are in ``scoring.manage``; ``config/urls.py`` joins both
+under the ``manage`` namespace, so ``league`` never imports ``scoring``.
 """
 
 from django.urls import path
@@ -24,14 +26,8 @@ urlpatterns = [
     path("leagues/<int:pk>/players/import/", views.roster_import, name="roster-import"),
     path("players/<int:pk>/", views.player_edit, name="player-edit"),
     path("players/<int:pk>/deactivate/", views.player_deactivate, name="player-deactivate"),
-    path("seasons/<int:pk>/", views.season_dashboard, name="season"),
-    path("seasons/<int:pk>/rules/", views.season_rules, name="season-rules"),
     path("seasons/<int:pk>/teams/", views.teams, name="teams"),
     path("seasons/<int:pk>/nights/", views.nights, name="nights"),
     path("seasons/<int:pk>/audit/", views.audit_trail, name="audit"),
-    path("seasons/<int:pk>/standings.csv", views.export_standings, name="export-standings"),
-    path("seasons/<int:pk>/games.csv", views.export_games, name="export-games"),
-    path("seasons/<int:pk>/hands.csv", views.export_hands, name="export-hands"),
     path("seasons/<int:pk>/nights.ics", views.nights_ical, name="nights-ical"),
-    path("games/<int:pk>/settle/", views.game_settle, name="game-settle"),
 ]
