@@ -76,16 +76,15 @@ def _refuse_when_finished(night: Night) -> None:
 
 
 def night_create(*, season: Season, date, venue: str = "", user) -> Night:
-    """A new night of an individual season, ready for check-in."""
+    """A new night of an individual season, ready for check-in (the night itself is planned by
+    ``league.services.night_create``, which owns its date rules)."""
     require_league_organiser(user=user, league_id=season.league_id)
     if season.format != Season.Format.INDIVIDUAL:
         raise DomainError(
             "rotating-partner nights belong to individual seasons; this season has fixed teams",
             field="season",
         )
-    if date is None:
-        raise DomainError("a night needs a date", field="date")
-    return Night.objects.create(season=season, date=date, venue=venue.strip())
+    return league_services.night_create(season=season, date=date, venue=venue, user=user)
 
 
 def night_check_in(*, night: Night, user, player: Player | None = None, name: str = "") -> Player:
