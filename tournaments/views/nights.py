@@ -16,6 +16,7 @@ only refreshes the list of tables still playing.
 from __future__ import annotations
 
 import io
+import re
 
 import segno
 from django.contrib import messages
@@ -37,6 +38,12 @@ from tournaments.models import NightPlan, PlannedRound
 from tournaments.services import nights as services
 
 PAPERS = {"a4": "A4", "letter": "letter"}
+
+KEEP_APART_ROWS = 3
+"""Empty "keep apart" rows the plan form offers below the pairs already on the draft."""
+
+FIXED_TABLE_ROWS = 2
+"""Empty "fixed table" rows the plan form offers below the players already fixed."""
 
 
 def _organiser_night(request, pk: int):
@@ -147,8 +154,35 @@ def night_manage(request, pk: int):
             plan and plan.status == NightPlan.Status.DRAFT and planned_ids != present_ids
         ),
         "is_finished": night.status == night.Status.FINISHED,
+        **_constraints_context(plan, present),
     }
     return render(request, "nights/manage.html", context)
+
+
+def _constraints_context(plan: NightPlan | None, present: list[Player]) -> dict:
+    """The plan's constraints in words (by name), and the rows of the plan form that edit them:
+    the stored ones pre-selected, then a few empty rows."""
+    keep_apart = [tuple(pair) for pair in plan.keep_apart] if plan else []
+    fixed = sorted(
+        ((int(player), table) for player, table in plan.fixed_tables.items()) if plan else (),
+        key=lambda item: (item[1], item[0]),
+    )
+    ids = {player for pair in keep_apart for player in pair} | {player for player, _ in fixed}
+    names = {p.pk: p.name for p in Player.objects.filter(pk__in=ids)} if ids else {}
+    present_ids = {p.pk for p in present}
+    kept_apart_words = [
+        (names.get(first, "?"), names.get(second, "?")) for first, second in keep_apart
+    ]
+    fixed_words = [(names.get(player, "?"), table) for player, table in fixed]
+    keep_apart_rows = [pair for pair in keep_apart if all(player in present_ids for player in pair)]
+    fixed_rows = [(player, table) for player, table in fixed if player in present_ids]
+    return {
+        "tables": len(present) // 4,
+        "kept_apart_words": kept_apart_words,
+        "fixed_words": fixed_words,
+        "keep_apart_rows": keep_apart_rows + [("", "")] * KEEP_APART_ROWS,
+        "fixed_table_rows": fixed_rows + [("", "")] * FIXED_TABLE_ROWS,
+    }
 
 
 @login_required
@@ -205,15 +239,86 @@ def night_plan(request, pk: int):
     night = _organiser_night(request, pk)
 
     def plan():
+        present = {p.pk: p for p in services.night_present_players(night=night)}
         return services.night_plan(
             night=night,
             user=request.user,
             rounds=_number(request.POST.get("rounds"), 0),
             hands_per_game=_number(request.POST.get("hands_per_game")),
             seed=_number(request.POST.get("seed"), 0),
+            keep_apart=_keep_apart(request.POST, present),
+            fixed_tables=_fixed_tables(request.POST, present),
         )
 
     return _run(request, night, plan, "Plan generated: read its report, then publish it.")
+
+
+def _form_rows(data, prefix: str, first: str, second: str) -> list[tuple[int, str, str]]:
+    """The plan form's numbered rows ``<prefix>-<n>-<first>`` / ``<prefix>-<n>-<second>``:
+    ``(n, first value, second value)`` in row order, fully empty rows left out."""
+    pattern = re.compile(rf"^{re.escape(prefix)}-(\d+)-({first}|{second})$")
+    rows: dict[int, dict[str, str]] = {}
+    for key in data:
+        match = pattern.match(key)
+        if match:
+            rows.setdefault(int(match[1]), {})[match[2]] = data.get(key, "").strip()
+    found = [(n, rows[n].get(first, ""), rows[n].get(second, "")) for n in sorted(rows)]
+    return [row for row in found if row[1] or row[2]]
+
+
+def _present_player(value: str, present: dict[int, Player], where: str, field: str) -> Player:
+    player = present.get(int(value)) if value.isdigit() else None
+    if player is None:
+        raise DomainError(f"{where}: that player is not checked in tonight", field=field)
+    return player
+
+
+def _keep_apart(data, present: dict[int, Player]) -> list[list[int]]:
+    """The plan form's "keep apart" pairs as player ids; a half-chosen pair is refused."""
+    pairs: list[list[int]] = []
+    for n, first, second in _form_rows(data, "keep_apart", "first", "second"):
+        where = f"keep apart, pair {n}"
+        if not first or not second:
+            raise DomainError(f"{where}: choose both players, or neither", field="keep_apart")
+        one = _present_player(first, present, where, "keep_apart")
+        other = _present_player(second, present, where, "keep_apart")
+        if one == other:
+            raise DomainError(
+                f"{where}: {one.name} is chosen twice; choose two different players",
+                field="keep_apart",
+            )
+        pair = sorted((one.pk, other.pk))
+        if pair not in pairs:
+            pairs.append(pair)
+    return pairs
+
+
+def _fixed_tables(data, present: dict[int, Player]) -> dict[int, int]:
+    """The plan form's "fixed table" rows as player id → table number (1 to present // 4, the
+    tables the players here fill; the service checks the same bound)."""
+    tables = len(present) // 4
+    fixed: dict[int, int] = {}
+    for n, chosen, table in _form_rows(data, "fixed_table", "player", "table"):
+        where = f"fixed table, row {n}"
+        if not chosen:
+            raise DomainError(f"{where}: choose who plays at table {table}", field="fixed_tables")
+        player = _present_player(chosen, present, where, "fixed_tables")
+        if not table:
+            raise DomainError(f"{where}: give {player.name}'s table number", field="fixed_tables")
+        if not table.isdigit():
+            raise DomainError(f"{where}: {table!r} is not a table number", field="fixed_tables")
+        if tables and not 1 <= int(table) <= tables:
+            raise DomainError(
+                f"{where}: there is no table {int(table)}; {len(present)} players fill tables "
+                f"1 to {tables}",
+                field="fixed_tables",
+            )
+        if player.pk in fixed:
+            raise DomainError(
+                f"{where}: {player.name} already has a fixed table", field="fixed_tables"
+            )
+        fixed[player.pk] = int(table)
+    return fixed
 
 
 @login_required
