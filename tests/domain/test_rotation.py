@@ -8,6 +8,7 @@ valid rotation only, and listed so that a newly stored chart fails loudly here.
 
 from __future__ import annotations
 
+import random
 from functools import cache
 
 import pytest
@@ -24,6 +25,7 @@ from tournaments.domain.rotation import (
     rotation_report,
 )
 from tournaments.domain.rotation_chart import cyclic_chart, has_stored_chart, social_golfer_bound
+from tournaments.domain.rotation_fresh import fresh_meeting_rounds, transversal_rounds
 from tournaments.domain.rotation_starting_rounds import (
     INFINITY,
     Group,
@@ -186,15 +188,8 @@ def test_full_cycle_reaches_the_bound(size: int) -> None:
     assert report.pairs_never_meeting == 0
 
 
-def _fallback_case(size: int):
-    if size % 4 == 2:
-        reason = "the fallback search leaves byes uneven (1 to 3) for 4n + 2 players from 58 up"
-        return pytest.param(size, marks=pytest.mark.xfail(strict=True, reason=reason))
-    return size
-
-
 FALLBACK_SAMPLE = [
-    _fallback_case(min(n for n in KNOWN_GAPS if n % 4 == residue))
+    min(n for n in KNOWN_GAPS if n % 4 == residue)
     for residue in range(4)
     if any(n % 4 == residue for n in KNOWN_GAPS)
 ]
@@ -238,26 +233,27 @@ def test_repeat_partners_are_named_in_words() -> None:
     assert not report.at_bound
 
 
-UNEVEN_HALF_NIGHTS = {(54, 27)}
-"""Half nights the engine does not yet get right: for N = 6 (mod 8) players the chart's byes in
-a round are ``{g, g + 2}``, which chain the players into two odd cycles, so no N / 2 of its
-rounds give everyone exactly one bye. The seat search must move a bye; for 54 players with the
-seed used here it leaves one player with two byes and one with none."""
-
-
-def _short_night(size: int, rounds: int):
-    if (size, rounds) in UNEVEN_HALF_NIGHTS:
-        reason = "byes of a half night for N = 6 (mod 8) are not always evened out"
-        return pytest.param(size, rounds, marks=pytest.mark.xfail(strict=True, reason=reason))
-    return (size, rounds)
-
-
 SHORT_NIGHTS = [
-    _short_night(size, rounds)
+    (size, rounds)
     for size in STORED_SIZES
     for rounds in sorted({2, full_cycle_length(size) // 2, full_cycle_length(size) - 1})
     if 1 <= rounds < full_cycle_length(size)
 ]
+
+
+@pytest.mark.parametrize("size", [n for n in ALL_SIZES if n % 8 == 6])
+def test_half_night_with_chained_byes_still_gives_everyone_one_bye(size: int) -> None:
+    """For N = 6 (mod 8) the chart's byes in a round are ``{g, g + 2}``, which chain the players
+    into two odd cycles: no N / 2 rounds of the chart give everyone exactly one bye, so the seat
+    search must hand some byes on."""
+    players = names_for(size)
+    rotation = short_rotation(size, size // 2)
+    _, _, byes = counts(rotation, players)
+    assert set(byes.values()) == {1}
+    if has_stored_chart(size):
+        partners, opponents, _ = counts(rotation, players)
+        assert max(partners.values()) == 1
+        assert max(opponents.values()) <= 2
 
 
 @pytest.mark.parametrize(("size", "rounds"), SHORT_NIGHTS)
@@ -274,12 +270,19 @@ def test_short_night_keeps_partners_opponents_and_byes_in_bounds(size: int, roun
         assert len(set(byes.values())) == 1
 
 
-FRESH_MEETINGS = [(7, 2), (15, 2), (15, 3), (15, 4)] + [
-    (size, rounds)
-    for size in (16, 17, 19, 20, 21, 24, 28, 32, 40, 48, 64)
-    for rounds in (2, 4)
-    if rounds <= social_golfer_bound(size)
-]
+FRESH_MEETINGS = (
+    [(7, 2), (15, 2), (15, 3), (15, 4)]
+    + [
+        (size, rounds)
+        for size in (16, 17, 19, 20, 21, 24, 28, 32, 40, 48, 64)
+        for rounds in (2, 4)
+        if rounds <= social_golfer_bound(size)
+    ]
+    # By the fresh-meeting search, a few rounds short of the social-golfer bound:
+    + [(17, 4), (21, 5), (24, 5), (25, 5), (32, 7), (40, 9), (48, 10), (57, 13), (58, 13)]
+    # By the transversal design, for 4g players with g a prime power:
+    + [(16, 5), (20, 5), (28, 7), (32, 9), (36, 9), (44, 11), (52, 13), (64, 17)]
+)
 
 
 @pytest.mark.parametrize(("size", "rounds"), FRESH_MEETINGS)
@@ -294,6 +297,36 @@ def test_short_night_within_the_social_golfer_bound_has_no_repeated_meeting(
     assert report.byes_most - report.byes_fewest <= 1
     assert report.at_bound
     assert report.summary.endswith("nobody meets anyone twice")
+
+
+@pytest.mark.parametrize("size", ALL_SIZES)
+def test_transversal_rounds_give_everyone_new_table_mates_every_round(size: int) -> None:
+    rounds = transversal_rounds(size)
+    order = size // 4
+    if size % 4 or order not in (4, 5, 7, 8, 9, 11, 13, 16):
+        assert rounds == ()
+        return
+    assert len(rounds) == order + (1 if order % 4 == 0 else 0)
+    met: set[frozenset[int]] = set()
+    for round_ in rounds:
+        assert sorted(p for table in round_.tables for p in table) == list(range(size))
+        assert round_.byes == ()
+        for table in round_.tables:
+            for i in range(4):
+                for j in range(i + 1, 4):
+                    pair = frozenset((table[i], table[j]))
+                    assert pair not in met
+                    met.add(pair)
+
+
+def test_fresh_search_regroups_tables_and_keeps_sit_outs() -> None:
+    chart = list(cyclic_chart(33))[:8]
+    regrouped, repeats = fresh_meeting_rounds(chart, 33, generator=random.Random(2), moves=5000)
+    before = rotation_report(Rotation(rounds=tuple(chart)), list(range(33)))
+    after = rotation_report(Rotation(rounds=tuple(regrouped)), list(range(33)))
+    assert before.repeated_meetings > 0
+    assert after.repeated_meetings == repeats < before.repeated_meetings
+    assert [r.byes for r in regrouped] == [r.byes for r in chart]
 
 
 @pytest.mark.parametrize("size", [8, 12, 14])

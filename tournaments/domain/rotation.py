@@ -53,6 +53,7 @@ from tournaments.domain.rotation_chart import (
     relabel,
     social_golfer_bound,
 )
+from tournaments.domain.rotation_fresh import fresh_meeting_rounds, transversal_rounds
 from tournaments.domain.rotation_search import (
     WEIGHT_SIT_OUT,
     LabelFit,
@@ -80,6 +81,10 @@ MAXIMUM_PLAYERS = 64
 
 SEARCH_MOVES = 60_000
 """Swap attempts of the seat search (about a second of pure Python on one core)."""
+
+FRESH_SEARCH_WORK = 150_000
+"""Moves of the fresh-meeting search on a short night, times the number of players (each move
+tries every swap of one player, so work grows with the room; about a second at most)."""
 
 FALLBACK_SEARCH_MOVES = 40_000
 """Swap attempts when no chart is stored for the size and the circle method is the start."""
@@ -184,7 +189,8 @@ def _plan(
         for table in round_.tables:
             _count_partial_table(base, table, index)
 
-    chart = list(cyclic_chart(size))
+    fresh = transversal_rounds(size) if short_night and not played else ()
+    chart = list(fresh) if remaining <= len(fresh) else list(cyclic_chart(size))
     while len(chart) < remaining:
         chart += list(cyclic_chart(size))
     labels = list(range(size))
@@ -222,6 +228,8 @@ def _plan(
     )
     if keep or separated or together or played:
         planned = _fit_labels(planned, goal, generator)
+    if short_night:
+        planned = _freshen(planned, goal, base, generator)
     stored = has_stored_chart(size)
     good_enough = _least_possible_cost(goal, planned, remaining) if stored else 0
     search = SeatSearch(goal, planned)
@@ -234,6 +242,16 @@ def _plan(
             good_enough=good_enough,
             partnership_share=0.0 if short_night else 0.5,
         )
+        planned = search.rounds()
+    if search.even_sit_outs():
+        if search.cost > good_enough:
+            search.anneal(
+                generator,
+                SEARCH_MOVES // 4,
+                start_temperature=5.0,
+                end_temperature=0.5,
+                good_enough=good_enough,
+            )
         planned = search.rounds()
     _check_hard_rules(search, names, fixed)
     named = relabel(planned, names)
@@ -279,6 +297,39 @@ def _least_possible_cost(goal: SearchGoal, planned: Sequence[Round], rounds: int
     plain = SeatSearch(SearchGoal(player_count=size, short_night=False), planned)
     plain_sit_out_cost = WEIGHT_SIT_OUT * sum(count * count for count in plain.sit_outs)
     return plain.cost - plain_sit_out_cost + least_sit_out_cost
+
+
+def _freshen(
+    planned: list[Round], goal: SearchGoal, base: MeetingCounts, generator: random.Random
+) -> list[Round]:
+    """Regroup a short night's tables so that nobody meets anyone twice (``rotation_fresh``).
+
+    A regrouping that still repeats meetings is kept only when no pair meets three times, so
+    that the seat search can still keep partners to once and opponents to twice.
+    """
+    size = goal.player_count
+    base_meetings = None
+    if goal.base_partners:
+        base_meetings = [p + o for p, o in zip(base.partners, base.opponents, strict=True)]
+    regrouped, repeats = fresh_meeting_rounds(
+        planned,
+        size,
+        generator=generator,
+        moves=FRESH_SEARCH_WORK // size,
+        base_meetings=base_meetings,
+        keep_apart=goal.keep_apart,
+        separated=goal.separated,
+        immovable={player for group in goal.together for player in group},
+    )
+    if repeats == 0:
+        return regrouped
+    meetings = MeetingCounts(size)
+    meetings.add_rounds(regrouped)
+    most = max(
+        (base.partners[i] + base.opponents[i] + meetings.partners[i] + meetings.opponents[i])
+        for i in range(size * size)
+    )
+    return regrouped if most <= 2 else planned
 
 
 def _fit_labels(planned: list[Round], goal: SearchGoal, generator: random.Random) -> list[Round]:

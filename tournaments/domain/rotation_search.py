@@ -340,6 +340,40 @@ class SeatSearch:
         if self.cost > best_cost:
             self._restore(best_seats)
 
+    def even_sit_outs(self) -> bool:
+        """Hand byes from whoever sits out most to whoever sits out least, one swap at a time,
+        each the cheapest such swap, while that lowers the cost; returns whether any was made.
+
+        The annealing's random swaps rarely find these when the chart's byes chain the players
+        into odd cycles (4n + 2 players with n odd over half the cycle, say): there every single
+        swap of one bye costs meetings, and only the count of sit-outs gains.
+        """
+        size, seat_count = self.size, self.seat_count
+        moved = False
+        while True:
+            most, fewest = max(self.sit_outs), min(self.sit_outs)
+            if most - fewest <= 1:
+                return moved
+            givers = [p for p in range(size) if self.sit_outs[p] == most]
+            takers = [p for p in range(size) if self.sit_outs[p] == fewest]
+            best: tuple[int, int, int, int, dict] | None = None
+            for round_index, where in enumerate(self.position):
+                for giver in givers:
+                    if where[giver] < seat_count:
+                        continue
+                    for taker in takers:
+                        if where[taker] >= seat_count:
+                            continue
+                        delta, changes = self.swap_delta(round_index, where[giver], where[taker])
+                        if best is None or delta < best[0]:
+                            best = (delta, round_index, where[giver], where[taker], changes)
+            if best is None or best[0] >= 0:
+                return moved
+            delta, round_index, first, second, changes = best
+            self.apply_swap(round_index, first, second, changes)
+            self.cost += delta
+            moved = True
+
     def _restore(self, seats: list[list[int]]) -> None:
         goal = self.goal
         size = self.size

@@ -1,0 +1,340 @@
+"""Fresh meetings for short nights: a conflict-directed tabu search over who shares a table.
+
+Within the social-golfer bound (at most (N - 1) // 3 rounds) a night can often give everyone new
+table-mates every round. Rounds cut from a whist chart keep partners and opponents in bounds but
+repeat some meetings; this search regroups the tables of each round until nobody meets anyone
+twice, or its budget of moves runs out. It follows Dotú and Van Hentenryck's local search for
+the social golfer problem ("Scheduling social golfers locally", CPAIOR 2005): pick a player who
+meets someone twice, try every swap with a player at another table of that round, take the best
+swap that is not tabu, and make the swapped players tabu in that round for a few moves; after a
+long run without progress, shake a few tables at random.
+
+Only the grouping changes: every round keeps its sit-outs, and a player in ``immovable`` (fixed
+to a table together with someone) never moves. Seats inside a table are left to the seat search
+and the seating pass. Deterministic for a given ``random.Random``; the budget is counted in moves,
+never in seconds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Sequence
+
+from tournaments.domain.rotation_chart import Round
+
+WEIGHT_KEPT_APART = 20
+"""A kept-apart pair at one table: worse than many repeated meetings."""
+
+WEIGHT_SEPARATED = 1_000
+"""A pair fixed to different tables at one table: never acceptable."""
+
+
+def fresh_meeting_rounds(
+    rounds: Sequence[Round],
+    player_count: int,
+    *,
+    generator: random.Random,
+    moves: int,
+    base_meetings: Sequence[int] | None = None,
+    keep_apart: Collection[tuple[int, int]] = (),
+    separated: Collection[tuple[int, int]] = (),
+    immovable: Collection[int] = (),
+) -> tuple[list[Round], int]:
+    """Regroup ``rounds`` (players ``0..player_count-1``) so that as few pairs as possible meet
+    twice; returns the rounds and their repeated meetings (0 when everyone's table-mates are new
+    every round). ``base_meetings`` (flat ``x * player_count + y``) are meetings of rounds
+    already played."""
+    search = _FreshSearch(rounds, player_count, base_meetings, keep_apart, separated, immovable)
+    search.run(generator, moves)
+    return search.best_rounds(), search.best_repeats
+
+
+class _FreshSearch:
+    def __init__(
+        self,
+        rounds: Sequence[Round],
+        size: int,
+        base_meetings: Sequence[int] | None,
+        keep_apart: Collection[tuple[int, int]],
+        separated: Collection[tuple[int, int]],
+        immovable: Collection[int],
+    ) -> None:
+        self.size = size
+        self.byes = [round_.byes for round_ in rounds]
+        self.groups = [[list(table) for table in round_.tables] for round_ in rounds]
+        self.table_of = []
+        for groups in self.groups:
+            where = [-1] * size
+            for number, group in enumerate(groups):
+                for player in group:
+                    where[player] = number
+            self.table_of.append(where)
+        self.weight = [0] * (size * size)
+        for pairs, weight in ((keep_apart, WEIGHT_KEPT_APART), (separated, WEIGHT_SEPARATED)):
+            for x, y in pairs:
+                self.weight[x * size + y] = self.weight[y * size + x] = weight
+        self.fixed = set(immovable)
+        self.meetings = list(base_meetings) if base_meetings else [0] * (size * size)
+        self.conflicts: list[int] = []
+        self.slot: dict[int, int] = {}
+        for x in range(size):
+            for y in range(x + 1, size):
+                if self.meetings[x * size + y] > (0 if self.weight[x * size + y] else 1):
+                    self._mark(x * size + y, True)
+        for groups in self.groups:
+            for group in groups:
+                self._count(group, 1)
+        self.cost = sum(self._pair_cost(x, y) for x in range(size) for y in range(x + 1, size))
+        self.tenure = 4
+        self.patience = 500
+        self.best_cost = self.cost
+        self.best_groups = [[list(g) for g in groups] for groups in self.groups]
+
+    @property
+    def best_repeats(self) -> int:
+        size = self.size
+        meetings = list(self.meetings)
+        # Recount for the best grouping found (the current one may be worse).
+        for groups in self.groups:
+            for group in groups:
+                for i, x in enumerate(group):
+                    for y in group[i + 1 :]:
+                        meetings[x * size + y] -= 1
+                        meetings[y * size + x] -= 1
+        for groups in self.best_groups:
+            for group in groups:
+                for i, x in enumerate(group):
+                    for y in group[i + 1 :]:
+                        meetings[x * size + y] += 1
+                        meetings[y * size + x] += 1
+        return sum(
+            meetings[x * size + y] - 1
+            for x in range(size)
+            for y in range(x + 1, size)
+            if meetings[x * size + y] > 1
+        )
+
+    def _count(self, group: Sequence[int], change: int) -> None:
+        size, meetings, weight = self.size, self.meetings, self.weight
+        for i, x in enumerate(group):
+            for y in group[i + 1 :]:
+                low, high = (x, y) if x < y else (y, x)
+                index = low * size + high
+                before = meetings[index]
+                after = before + change
+                meetings[index] = after
+                meetings[high * size + low] = after
+                limit = 0 if weight[index] else 1
+                if (before > limit) != (after > limit):
+                    self._mark(index, after > limit)
+
+    def _mark(self, pair: int, conflicted: bool) -> None:
+        """Keep ``conflicts`` (a list, for drawing at random) and ``slot`` (its index) current."""
+        if conflicted:
+            self.slot[pair] = len(self.conflicts)
+            self.conflicts.append(pair)
+        else:
+            position = self.slot.pop(pair)
+            last = self.conflicts.pop()
+            if last != pair:
+                self.conflicts[position] = last
+                self.slot[last] = position
+
+    def _pair_cost(self, x: int, y: int) -> int:
+        index = x * self.size + y
+        count = self.meetings[index]
+        return (count - 1 if count > 1 else 0) + self.weight[index] * count
+
+    def _swap_delta(self, first: list[int], p: int, second: list[int], q: int) -> int:
+        """The change of cost when ``p`` (in ``first``) and ``q`` (in ``second``) swap tables."""
+        size, meetings, weight = self.size, self.meetings, self.weight
+        delta = 0
+        for leaving, joining, stay, arrive in ((p, q, first, second), (q, p, second, first)):
+            row = leaving * size
+            for y in stay:
+                if y != leaving:
+                    index = row + y
+                    delta -= (1 if meetings[index] > 1 else 0) + weight[index]
+            for y in arrive:
+                if y != joining:
+                    index = row + y
+                    delta += (1 if meetings[index] > 0 else 0) + weight[index]
+        return delta
+
+    def _swap(self, round_index: int, p: int, q: int) -> None:
+        where = self.table_of[round_index]
+        groups = self.groups[round_index]
+        first, second = groups[where[p]], groups[where[q]]
+        self._count(first, -1)
+        self._count(second, -1)
+        first[first.index(p)] = q
+        second[second.index(q)] = p
+        where[p], where[q] = where[q], where[p]
+        self._count(first, 1)
+        self._count(second, 1)
+
+    def run(self, generator: random.Random, moves: int) -> None:
+        if not self.groups or self.cost == 0:
+            return
+        size = self.size
+        tabu: dict[tuple[int, int], int] = {}
+        since_best = 0
+        conflicts = self.conflicts
+        for move in range(moves):
+            if self.cost == 0 or not conflicts:
+                break
+            pair = conflicts[generator.randrange(len(conflicts))]
+            x, y = divmod(pair, size)
+            shared = [r for r, where in enumerate(self.table_of) if where[x] == where[y] >= 0]
+            if not shared:
+                continue  # (a pair conflicted by meetings of rounds already played)
+            round_index = shared[generator.randrange(len(shared))]
+            where = self.table_of[round_index]
+            groups = self.groups[round_index]
+            best_delta, choices = None, []
+            for p in (x, y):
+                if p in self.fixed:
+                    continue
+                first = groups[where[p]]
+                for number, second in enumerate(groups):
+                    if number == where[p]:
+                        continue
+                    for q in second:
+                        if q in self.fixed:
+                            continue
+                        delta = self._swap_delta(first, p, second, q)
+                        if (
+                            tabu.get((round_index, q), -1) >= move
+                            or tabu.get((round_index, p), -1) >= move
+                        ) and self.cost + delta >= self.best_cost:
+                            continue
+                        if best_delta is None or delta < best_delta:
+                            best_delta, choices = delta, [(p, q)]
+                        elif delta == best_delta:
+                            choices.append((p, q))
+            if best_delta is None:
+                continue
+            p, q = choices[generator.randrange(len(choices))]
+            self._swap(round_index, p, q)
+            self.cost += best_delta
+            tenure = self.tenure + generator.randrange(self.tenure)
+            tabu[(round_index, p)] = tabu[(round_index, q)] = move + tenure
+            if self.cost < self.best_cost:
+                self.best_cost = self.cost
+                self.best_groups = [[list(g) for g in groups] for groups in self.groups]
+                since_best = 0
+            else:
+                since_best += 1
+                if since_best > self.patience:
+                    self._shake(generator)
+                    since_best = 0
+
+    def _shake(self, generator: random.Random) -> None:
+        """A few random swaps, to leave a plateau."""
+        for _ in range(max(2, len(self.groups) // 2)):
+            round_index = generator.randrange(len(self.groups))
+            groups = self.groups[round_index]
+            if len(groups) < 2:
+                continue
+            a, b = generator.sample(range(len(groups)), 2)
+            p = groups[a][generator.randrange(len(groups[a]))]
+            q = groups[b][generator.randrange(len(groups[b]))]
+            if p in self.fixed or q in self.fixed:
+                continue
+            self.cost += self._swap_delta(groups[a], p, groups[b], q)
+            self._swap(round_index, p, q)
+
+    def best_rounds(self) -> list[Round]:
+        return [
+            Round(tables=tuple(tuple(group) for group in groups), byes=byes)
+            for groups, byes in zip(self.best_groups, self.byes, strict=True)
+        ]
+
+
+_IRREDUCIBLE = {
+    4: (2, (1, 1, 1)),
+    8: (2, (1, 1, 0, 1)),
+    9: (3, (1, 0, 1)),
+    16: (2, (1, 1, 0, 0, 1)),
+}
+"""Fields GF(q) for the prime powers q that are not primes, up to 16 tables: the characteristic
+and the coefficients (lowest first) of an irreducible polynomial of degree k."""
+
+
+def _field(order: int) -> tuple[list[list[int]], list[list[int]]] | None:
+    """Addition and multiplication tables of GF(order), elements numbered 0..order-1 (as
+    base-p digits of polynomial coefficients, lowest first), or ``None`` if order is not a prime
+    power handled here."""
+    if order in _IRREDUCIBLE:
+        prime, modulus = _IRREDUCIBLE[order]
+    elif order >= 2 and all(order % d for d in range(2, int(order**0.5) + 1)):
+        prime, modulus = order, (0, 1)
+    else:
+        return None
+    degree = len(modulus) - 1
+
+    def digits(x: int) -> list[int]:
+        return [(x // prime**k) % prime for k in range(degree)]
+
+    def number(coefficients: Sequence[int]) -> int:
+        return sum((c % prime) * prime**k for k, c in enumerate(coefficients))
+
+    def times(x: int, y: int) -> int:
+        product = [0] * (2 * degree - 1)
+        for i, a in enumerate(digits(x)):
+            for j, b in enumerate(digits(y)):
+                product[i + j] += a * b
+        for k in range(len(product) - 1, degree - 1, -1):
+            carry = product[k] % prime
+            product[k] = 0
+            for j in range(degree):
+                product[k - degree + j] -= carry * modulus[j]
+        return number(product[:degree])
+
+    plus = [
+        [number([a + b for a, b in zip(digits(x), digits(y), strict=True)]) for y in range(order)]
+        for x in range(order)
+    ]
+    return plus, [[times(x, y) for y in range(order)] for x in range(order)]
+
+
+def transversal_rounds(player_count: int) -> tuple[Round, ...]:
+    """Rounds in which nobody meets anyone twice, by construction, for N = 4g players when g is a
+    prime power of at least 4 (16, 20, 28, 32, 36, 44, 52 and 64 players); empty otherwise.
+
+    The players are ``(i, x)`` for a row ``i`` in 0..3 and ``x`` in the field GF(g). Round ``m``
+    (for each ``m`` in GF(g)) seats ``(0, c), (1, c + m), (2, c + 2m), (3, c + 3m)`` at table
+    ``c``, with 2 and 3 the field's elements numbered so: two players of different rows meet
+    exactly when ``x - y = m (i - j)``, in one round only, and players of one row never meet. When
+    g is a multiple of 4 one more round seats each row at tables of its own. That is g (or g + 1)
+    rounds of a resolvable transversal design; the social-golfer bound is (4g - 1) // 3.
+    """
+    if player_count % 4:
+        return ()
+    order = player_count // 4
+    field = _field(order) if order >= 4 else None
+    if field is None:
+        return ()
+    plus, times = field
+    row_elements = (0, 1, 2, 3)
+    rounds = []
+    for slope in range(order):
+        tables = []
+        for offset in range(order):
+            tables.append(
+                tuple(
+                    row * order + plus[offset][times[slope][row_elements[row]]] for row in range(4)
+                )
+            )
+        rounds.append(Round(tables=tuple(tables)))
+    if order % 4 == 0:
+        rounds.append(
+            Round(
+                tables=tuple(
+                    tuple(row * order + x for x in range(start, start + 4))
+                    for row in range(4)
+                    for start in range(0, order, 4)
+                )
+            )
+        )
+    return tuple(rounds)
