@@ -452,6 +452,16 @@ def test_fixed_table_beyond_the_tables_is_a_domain_error() -> None:
         build_rotation(range(1, 9), fixed_table={1: 3})
 
 
+def test_errors_name_players_by_the_names_given() -> None:
+    called = {1: "Ann", 9: "Zed"}
+    with pytest.raises(DomainError, match=r"^Zed is kept apart but is not playing$"):
+        build_rotation(range(1, 9), keep_apart=[frozenset({1, 9})], called=called)
+    with pytest.raises(DomainError, match=r"^Ann is fixed to table 3, but 8 players"):
+        build_rotation(range(1, 9), fixed_table={1: 3}, called=called)
+    with pytest.raises(DomainError, match=r"^player 2 is fixed to table 3"):
+        build_rotation(range(1, 9), fixed_table={2: 3}, called=called)
+
+
 def test_players_fixed_to_different_tables_never_share_one() -> None:
     rotation = build_rotation(range(1, 10), fixed_table={1: 1, 2: 2})
     for round_ in rotation.rounds:

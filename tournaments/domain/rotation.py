@@ -30,15 +30,17 @@ Words used here and in the ``rotation_*`` modules beside this one:
 Public API: ``build_rotation``, ``replan_rotation``, ``rotation_report``, ``full_cycle_length``
 and the plain data classes ``Round``, ``Rotation``, ``RotationReport``. How it works: charts for
 the full cycle come from stored cyclic starting rounds (``whist_bases``, verified by counting in
-the tests); shorter nights choose their rounds from the chart; constraints, repairs and short
-nights that need fresh meetings are finished by a seeded simulated annealing over seats
+the tests); shorter nights choose their rounds from the chart, or, within the social-golfer bound
+for 4g players, from a transversal design; a conflict-directed tabu search regroups short nights'
+tables until nobody meets anyone twice (``rotation_fresh``); constraints and repairs are finished
+by a seeded simulated annealing over seats, and byes still uneven are handed on swap by swap
 (``rotation_search``); a last cheap pass seats the fixed games (``rotation_seating``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from league.errors import DomainError
@@ -97,13 +99,15 @@ def build_rotation(
     seed: int = 0,
     keep_apart: Collection[frozenset[int]] = (),
     fixed_table: Mapping[int, int] | None = None,
+    called: Mapping[int, str] | None = None,
 ) -> Rotation:
     """A rotation for ``players`` over ``rounds`` rounds (the full cycle when ``None``).
 
     The same arguments and ``seed`` always give the same rotation. ``keep_apart`` pairs never
     partner and, as far as possible, never share a table; ``fixed_table`` maps a player to the
     table number (1 = first table) they must always play at. Raises ``DomainError`` when the
-    players, rounds or constraints are impossible.
+    players, rounds or constraints are impossible; its message names players by ``called``
+    (a player's name) where given, else as "player 17".
     """
     return _plan(
         played=(),
@@ -112,6 +116,7 @@ def build_rotation(
         seed=seed,
         keep_apart=keep_apart,
         fixed_table=fixed_table or {},
+        called=called or {},
     )
 
 
@@ -123,6 +128,7 @@ def replan_rotation(
     seed: int = 0,
     keep_apart: Collection[frozenset[int]] = (),
     fixed_table: Mapping[int, int] | None = None,
+    called: Mapping[int, str] | None = None,
 ) -> Rotation:
     """The night re-planned for a new list of ``players`` after the rounds ``played``.
 
@@ -144,6 +150,7 @@ def replan_rotation(
         seed=seed,
         keep_apart=keep_apart,
         fixed_table=fixed_table or {},
+        called=called or {},
     )
 
 
@@ -155,7 +162,11 @@ def _plan(
     seed: int,
     keep_apart: Collection[frozenset[int]],
     fixed_table: Mapping[int, int],
+    called: Mapping[int, str],
 ) -> Rotation:
+    def name(player: int) -> str:
+        return called.get(player) or f"player {player}"
+
     names = _check_players(players)
     size = len(names)
     full = full_cycle_length(size)
@@ -171,8 +182,8 @@ def _plan(
     if remaining == 0:
         return Rotation(rounds=played)
     index = {name: position for position, name in enumerate(names)}
-    keep = _check_keep_apart(keep_apart, index)
-    fixed = _check_fixed_table(fixed_table, index, size)
+    keep = _check_keep_apart(keep_apart, index, name)
+    fixed = _check_fixed_table(fixed_table, index, size, name)
     separated, together = _fixed_table_pairs(fixed)
     generator = random.Random(seed)
     short_night = total_rounds <= social_golfer_bound(size)
@@ -253,7 +264,7 @@ def _plan(
                 good_enough=good_enough,
             )
         planned = search.rounds()
-    _check_hard_rules(search, names, fixed)
+    _check_hard_rules(search, names, fixed, name)
     named = relabel(planned, names)
     seated = seat_rounds(played, named, generator=generator, fixed_table=fixed_table)
     return Rotation(rounds=played + tuple(seated))
@@ -353,7 +364,7 @@ def _check_players(players: Sequence[int]) -> list[int]:
 
 
 def _check_keep_apart(
-    keep_apart: Collection[frozenset[int]], index: Mapping[int, int]
+    keep_apart: Collection[frozenset[int]], index: Mapping[int, int], name: Callable[[int], str]
 ) -> set[tuple[int, int]]:
     pairs = set()
     for pair in keep_apart:
@@ -365,7 +376,7 @@ def _check_keep_apart(
         for member in members:
             if member not in index:
                 raise DomainError(
-                    f"player {member} is kept apart but is not playing", field="keep_apart"
+                    f"{name(member)} is kept apart but is not playing", field="keep_apart"
                 )
         x, y = sorted(index[m] for m in members)
         pairs.add((x, y))
@@ -373,25 +384,28 @@ def _check_keep_apart(
         apart = sum(1 for pair in pairs if position in pair)
         if apart >= len(index) - 1:
             raise DomainError(
-                f"player {player} is kept apart from everyone, so has nobody to partner",
+                f"{name(player)} is kept apart from everyone, so has nobody to partner",
                 field="keep_apart",
             )
     return pairs
 
 
 def _check_fixed_table(
-    fixed_table: Mapping[int, int], index: Mapping[int, int], size: int
+    fixed_table: Mapping[int, int],
+    index: Mapping[int, int],
+    size: int,
+    name: Callable[[int], str],
 ) -> dict[int, int]:
     tables = size // 4
     fixed = {}
     for player, table in fixed_table.items():
         if player not in index:
             raise DomainError(
-                f"player {player} has a fixed table but is not playing", field="fixed_table"
+                f"{name(player)} has a fixed table but is not playing", field="fixed_table"
             )
         if not 1 <= table <= tables:
             raise DomainError(
-                f"player {player} is fixed to table {table}, but {size} players use tables "
+                f"{name(player)} is fixed to table {table}, but {size} players use tables "
                 f"1 to {tables}",
                 field="fixed_table",
             )
@@ -424,12 +438,17 @@ def _fixed_table_pairs(
     return separated, together
 
 
-def _check_hard_rules(search: SeatSearch, names: Sequence[int], fixed: Mapping[int, int]) -> None:
+def _check_hard_rules(
+    search: SeatSearch,
+    names: Sequence[int],
+    fixed: Mapping[int, int],
+    name: Callable[[int], str],
+) -> None:
     size = search.size
     for x, y in sorted(search.goal.keep_apart):
         if search.partners[x * size + y]:
             raise DomainError(
-                f"players {names[x]} and {names[y]} cannot be kept from partnering: with "
+                f"{name(names[x])} and {name(names[y])} cannot be kept from partnering: with "
                 f"{size} players over these rounds everyone has too few others to partner",
                 field="keep_apart",
                 code="impossible",
@@ -437,7 +456,7 @@ def _check_hard_rules(search: SeatSearch, names: Sequence[int], fixed: Mapping[i
     for x, y in sorted(search.goal.separated):
         if search.partners[x * size + y] or search.opponents[x * size + y]:
             raise DomainError(
-                f"players {names[x]} (table {fixed[x]}) and {names[y]} (table {fixed[y]}) "
+                f"{name(names[x])} (table {fixed[x]}) and {name(names[y])} (table {fixed[y]}) "
                 f"would have to share a table; fix fewer players or play fewer rounds",
                 field="fixed_table",
                 code="impossible",
@@ -448,7 +467,7 @@ def _check_hard_rules(search: SeatSearch, names: Sequence[int], fixed: Mapping[i
                 g for g in search.goal.together if search._apart_from_group(round_index, g)
             )
             raise DomainError(
-                f"players {', '.join(str(names[p]) for p in group)} are all fixed to table "
+                f"{', '.join(name(names[p]) for p in group)} are all fixed to table "
                 f"{fixed[group[0]]} but cannot always play together there",
                 field="fixed_table",
                 code="impossible",

@@ -177,6 +177,19 @@ def _store_rounds(plan: NightPlan, rounds: Sequence[Round], first_number: int) -
     Seat.objects.bulk_create(seats)
 
 
+def _names_of(
+    night: Night,
+    players: Sequence[int],
+    pairs: Collection[frozenset[int]],
+    fixed: Mapping[int, int],
+) -> dict[int, str]:
+    """Names of the league's players a rotation may mention in an error: those playing and
+    those named by a constraint (anyone else stays "player <id>")."""
+    ids = set(players) | {player for pair in pairs for player in pair} | set(fixed)
+    found = Player.objects.filter(pk__in=ids, league_id=night.season.league_id)
+    return dict(found.values_list("pk", "name"))
+
+
 def _report(rotation: Rotation, players: Sequence[int], keep_apart) -> dict:
     return rotation_report(rotation, players, keep_apart=keep_apart).as_dict()
 
@@ -216,7 +229,14 @@ def night_plan(
             )
         pairs = _pairs(keep_apart)
         fixed = {int(player): int(table) for player, table in (fixed_tables or {}).items()}
-        rotation = build_rotation(players, rounds, seed=seed, keep_apart=pairs, fixed_table=fixed)
+        rotation = build_rotation(
+            players,
+            rounds,
+            seed=seed,
+            keep_apart=pairs,
+            fixed_table=fixed,
+            called=_names_of(night, players, pairs, fixed),
+        )
         if plan is None:
             plan = NightPlan(night=night)
         else:
@@ -430,7 +450,13 @@ def night_repair(
             if int(player) in players and table <= len(players) // 4
         }
         rotation = replan_rotation(
-            played_rounds, players, total, seed=plan.seed, keep_apart=pairs, fixed_table=fixed
+            played_rounds,
+            players,
+            total,
+            seed=plan.seed,
+            keep_apart=pairs,
+            fixed_table=fixed,
+            called=_names_of(night, players, pairs, fixed),
         )
         if tuple(rotation.rounds[: len(played_rounds)]) != tuple(played_rounds):
             raise DomainError("the repair would change a round already played")  # a bug guard
