@@ -88,6 +88,10 @@ FRESH_SEARCH_WORK = 150_000
 """Moves of the fresh-meeting search on a short night, times the number of players (each move
 tries every swap of one player, so work grows with the room; about a second at most)."""
 
+FRESH_SEARCH_MOVES = 3_000
+"""At most this many moves, whatever the size: small rooms that cannot keep meetings fresh
+should not search for long."""
+
 FALLBACK_SEARCH_MOVES = 40_000
 """Swap attempts when no chart is stored for the size and the circle method is the start."""
 
@@ -326,7 +330,7 @@ def _freshen(
         planned,
         size,
         generator=generator,
-        moves=FRESH_SEARCH_WORK // size,
+        moves=min(FRESH_SEARCH_MOVES, FRESH_SEARCH_WORK // size),
         base_meetings=base_meetings,
         keep_apart=goal.keep_apart,
         separated=goal.separated,
