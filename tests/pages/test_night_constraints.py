@@ -12,6 +12,7 @@ from django.test import Client
 
 from league.models import Season
 from tests.factories import LeagueRoleFactory, NightFactory, PlayerFactory, SeasonFactory
+from tests.pages.night_desk import flashes, post
 from tournaments.models import NightPlan, PlannedRound, Seat
 
 pytestmark = pytest.mark.django_db
@@ -34,28 +35,11 @@ def roster(league):
 
 
 @pytest.fixture
-def desk(organiser):
-    client = Client()
-    client.force_login(organiser)
-    return client
-
-
-@pytest.fixture
 def twelve_here(desk, night, roster):
     """Alice to Liam are checked in (12 players, 3 tables, nobody sits out); Mona is not."""
     for name in NAMES[:12]:
         post(desk, f"/manage/nights/{night.pk}/check-in/", {"player": roster[name].pk})
     return roster
-
-
-def post(client, url, data=None):
-    response = client.post(url, data or {}, follow=True)
-    assert response.status_code == 200
-    return response
-
-
-def flashes(response) -> list[str]:
-    return [str(message) for message in response.context["messages"]]
 
 
 def words(html: str) -> str:

@@ -8,6 +8,7 @@ from django.test import Client
 from league.models import Attendance, Night, Player, Season
 from scoring.models import Game
 from tests.factories import LeagueRoleFactory, NightFactory, PlayerFactory, SeasonFactory
+from tests.pages.night_desk import flashes, post
 from tournaments.models import NightPlan, Seat
 
 pytestmark = pytest.mark.django_db
@@ -25,23 +26,6 @@ def night(league):
 def roster(league):
     names = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Hank", "Ivy"]
     return [PlayerFactory(league=league, name=name) for name in names]
-
-
-@pytest.fixture
-def desk(organiser):
-    client = Client()
-    client.force_login(organiser)
-    return client
-
-
-def post(client, url, data=None):
-    response = client.post(url, data or {}, follow=True)
-    assert response.status_code == 200
-    return response
-
-
-def flashes(response) -> list[str]:
-    return [str(message) for message in response.context["messages"]]
 
 
 def run_to_published(desk, night, players, rounds):
