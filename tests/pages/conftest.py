@@ -3,6 +3,9 @@
 import pytest
 from django.test import Client
 
+from league.models import Season
+from tests.factories import NightFactory, SeasonFactory
+
 
 @pytest.fixture
 def desk(organiser):
@@ -10,3 +13,12 @@ def desk(organiser):
     client = Client()
     client.force_login(organiser)
     return client
+
+
+@pytest.fixture
+def night(league):
+    """A night of an individual season of the organiser's league."""
+    season = SeasonFactory(
+        league=league, format=Season.Format.INDIVIDUAL, rulebook__slug="standard"
+    )
+    return NightFactory(season=season, venue="Rosie's")

@@ -10,8 +10,7 @@ from html.parser import HTMLParser
 import pytest
 from django.test import Client
 
-from league.models import Season
-from tests.factories import LeagueRoleFactory, NightFactory, PlayerFactory, SeasonFactory
+from tests.factories import LeagueRoleFactory, PlayerFactory
 from tests.pages.night_desk import flashes, post
 from tournaments.models import NightPlan, PlannedRound, Seat
 
@@ -19,14 +18,6 @@ pytestmark = pytest.mark.django_db
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
 NAMES += ["Grace", "Hank", "Ivy", "Jack", "Kate", "Liam", "Mona"]
-
-
-@pytest.fixture
-def night(league):
-    season = SeasonFactory(
-        league=league, format=Season.Format.INDIVIDUAL, rulebook__slug="standard"
-    )
-    return NightFactory(season=season, venue="Rosie's")
 
 
 @pytest.fixture

@@ -5,21 +5,13 @@ import re
 import pytest
 from django.test import Client
 
-from league.models import Attendance, Night, Player, Season
+from league.models import Attendance, Night, Player
 from scoring.models import Game
-from tests.factories import LeagueRoleFactory, NightFactory, PlayerFactory, SeasonFactory
+from tests.factories import LeagueRoleFactory, PlayerFactory
 from tests.pages.night_desk import flashes, post
 from tournaments.models import NightPlan, Seat
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def night(league):
-    season = SeasonFactory(
-        league=league, format=Season.Format.INDIVIDUAL, rulebook__slug="standard"
-    )
-    return NightFactory(season=season, venue="Rosie's")
 
 
 @pytest.fixture
