@@ -74,7 +74,8 @@ class _FreshSearch:
             for x, y in pairs:
                 self.weight[x * size + y] = self.weight[y * size + x] = weight
         self.fixed = set(immovable)
-        self.meetings = list(base_meetings) if base_meetings else [0] * (size * size)
+        self.base = list(base_meetings) if base_meetings else [0] * (size * size)
+        self.meetings = list(self.base)
         self.conflicts: list[int] = []
         self.slot: dict[int, int] = {}
         for x in range(size):
@@ -92,21 +93,14 @@ class _FreshSearch:
 
     @property
     def best_repeats(self) -> int:
+        """Meetings beyond the first, over the played rounds and the best grouping found."""
         size = self.size
-        meetings = list(self.meetings)
-        # Recount for the best grouping found (the current one may be worse).
-        for groups in self.groups:
-            for group in groups:
-                for i, x in enumerate(group):
-                    for y in group[i + 1 :]:
-                        meetings[x * size + y] -= 1
-                        meetings[y * size + x] -= 1
+        meetings = list(self.base)
         for groups in self.best_groups:
             for group in groups:
                 for i, x in enumerate(group):
                     for y in group[i + 1 :]:
-                        meetings[x * size + y] += 1
-                        meetings[y * size + x] += 1
+                        meetings[min(x, y) * size + max(x, y)] += 1
         return sum(
             meetings[x * size + y] - 1
             for x in range(size)
