@@ -30,6 +30,7 @@ from tournaments.domain.rotation_starting_rounds import (
     INFINITY,
     Group,
     StartingRound,
+    binary_field_starting_round,
     difference_counts,
     find_starting_round_by_matching,
     fourth_roots_starting_round,
@@ -85,7 +86,7 @@ def assert_valid_rounds(rotation: Rotation, players: list[int]) -> None:
 
 
 def test_every_size_is_stored_or_listed_as_a_gap() -> None:
-    assert KNOWN_GAPS == [57, 58, 59, 60, 62, 63, 64]
+    assert KNOWN_GAPS == [57, 58, 59, 60, 62]
 
 
 @pytest.mark.parametrize("size", sorted(STARTING_ROUNDS))
@@ -130,6 +131,22 @@ def test_fourth_roots_construction_gives_a_whist_chart(order: int) -> None:
     partner_counts, opponent_counts = difference_counts(start)
     assert partner_counts[1:] == [1] * (order - 1)
     assert opponent_counts[1:] == [2] * (order - 1)
+
+
+@pytest.mark.parametrize("players", [8, 16, 32, 64, 128])
+def test_binary_field_construction_reaches_the_bound_for_powers_of_two(players: int) -> None:
+    start = binary_field_starting_round(players)
+    assert start is not None
+    assert starting_round_reaches_the_bound(players, start)
+
+
+def test_binary_field_construction_is_what_is_stored_for_64() -> None:
+    assert binary_field_starting_round(64) == STARTING_ROUNDS[64]
+
+
+@pytest.mark.parametrize("players", [4, 12, 48, 81])
+def test_binary_field_construction_only_for_powers_of_two_from_8(players: int) -> None:
+    assert binary_field_starting_round(players) is None
 
 
 @pytest.mark.parametrize("size", sorted(STARTING_ROUNDS))

@@ -433,6 +433,56 @@ def fourth_roots_starting_round(order: int) -> StartingRound | None:
     return StartingRound(moduli=moduli, tables=tuple(tables))
 
 
+def binary_field_starting_round(players: int) -> StartingRound | None:
+    """A starting round for ``players = 2**k`` (k >= 3) from the field GF(2**k).
+
+    Label the players by the field's elements. Round ``r`` (``r`` non-zero) seats the tables
+    ``(x, x + alpha*r, x + r, x + alpha*r + r)``, one per coset ``x`` of the plane spanned by
+    ``r`` and ``alpha*r``, with ``alpha`` a primitive element. Partners differ by ``r``, so every
+    pair partners exactly once, in the round named by its sum. Opponents differ by ``alpha*r`` or
+    ``(alpha + 1)*r``, each pair of that sum once, and as ``r`` runs over the non-zero elements
+    each of those runs over them too: every pair opposes exactly twice.
+
+    Multiplying by ``r`` maps round 1 onto round ``r``, so writing every non-zero element as a
+    power of ``alpha`` (its exponent mod ``2**k - 1``) and 0 as infinity makes round 1 a cyclic
+    starting round over ``Z_(2**k - 1)``. Infinity's partner is 0 (the element 1), and its
+    opponents are ``1`` and the exponent of ``alpha + 1``, whose sum is not 0 because
+    ``alpha * (alpha + 1) != 1`` outside GF(4): the chart for ``players - 1`` reaches its bound.
+    """
+    found = _prime_power(players)
+    if found is None or found[0] != 2 or found[1] < 3:
+        return None
+    order = players - 1
+    for modulus in range(players + 1, 2 * players, 2):
+        exponent_of: dict[int, int] = {}
+        element = 1
+        for exponent in range(order):
+            if element in exponent_of:
+                break
+            exponent_of[element] = exponent
+            element <<= 1
+            if element & players:
+                element ^= modulus
+        if len(exponent_of) == order and element == 1:
+            break
+    else:  # pragma: no cover - a primitive polynomial of every degree exists
+        return None
+
+    def label(element: int) -> int:
+        return INFINITY if element == 0 else exponent_of[element]
+
+    alpha = 2  # the class of x: primitive for the polynomial found above
+    plane = {0, 1, alpha, alpha ^ 1}
+    tables = []
+    seen: set[int] = set()
+    for x in range(players):
+        if x in seen:
+            continue
+        seen.update(x ^ y for y in plane)
+        tables.append((label(x), label(x ^ alpha), label(x ^ 1), label(x ^ alpha ^ 1)))
+    return StartingRound(moduli=(order,), tables=tuple(tables))
+
+
 def second_bye(group: Group) -> int:
     """The element sitting out beside 0 in a chart for 4n + 2 players over ``Z_(4n + 2)``.
 

@@ -1,13 +1,13 @@
 """Stored starting rounds of cyclic charts, by number of players (see ``rotation_starting_rounds``).
 
 Each entry was found offline: by the classical construction ``fourth_roots_starting_round`` for
-prime powers 4n + 1, by exhaustive search for 4, 8 and 9, by simulated annealing over the seats
-(``find_starting_round``; a C port of the same search was used for speed) up to 32 players, and
-from 33 players up by the starter-and-matching search (``find_starting_round_by_matching``, again
-through a C port): a random set of partner pairs with every difference once, then a depth-first
-pairing of those pairs into tables until every opponent difference occurs twice. The tests
-generate every chart from these rounds and verify it by counting. Charts for 4n + 3 players come
-from the entry for 4n + 4.
+prime powers 4n + 1, by ``binary_field_starting_round`` for 64 = 2**6, by exhaustive search for
+4, 8 and 9, by simulated annealing over the seats (``find_starting_round``; a C port of the same
+search was used for speed) up to 32 players, and from 33 players up by the starter-and-matching
+search (``find_starting_round_by_matching``, again through a C port): a random set of partner
+pairs with every difference once, then a depth-first pairing of those pairs into tables until
+every opponent difference occurs twice. The tests generate every chart from these rounds and
+verify it by counting. Charts for 4n + 3 players come from the entry for 4n + 4.
 """
 
 from tournaments.domain.rotation_starting_rounds import StartingRound
@@ -428,6 +428,27 @@ STARTING_ROUNDS: dict[int, StartingRound] = {
             (9, 38, 52, 23),
             (18, 15, 43, 46),
             (36, 30, 25, 31),
+        ),
+    ),
+    64: StartingRound(
+        moduli=(63,),
+        tables=(
+            (-1, 1, 0, 6),
+            (2, 7, 12, 26),
+            (3, 13, 32, 35),
+            (8, 27, 48, 18),
+            (4, 33, 24, 16),
+            (14, 36, 52, 54),
+            (9, 49, 45, 38),
+            (28, 19, 41, 56),
+            (5, 25, 62, 11),
+            (34, 17, 31, 47),
+            (15, 53, 23, 51),
+            (37, 55, 44, 40),
+            (10, 46, 61, 30),
+            (50, 39, 22, 43),
+            (29, 42, 60, 21),
+            (20, 57, 59, 58),
         ),
     ),
 }
