@@ -593,7 +593,9 @@ def find_starting_round_by_matching(
             continue
         count = len(pairs)
         hits = [[opponent_classes(pairs[i], pairs[j]) for j in range(count)] for i in range(count)]
-        mate = _match_pairs(hits, ceiling, generator, matching_steps)
+        mate = _match_pairs(
+            hits, ceiling, generator, matching_steps, exact=residue != 2, exactly_once=half_class
+        )
         if mate is None:
             continue
         tables = []
@@ -616,42 +618,101 @@ def _match_pairs(
     ceiling: list[int],
     generator: random.Random,
     max_steps: int,
+    *,
+    exact: bool = True,
+    exactly_once: int = -1,
 ) -> list[int] | None:
     """Pair up partner pairs into tables, depth first: ``hits[i][j]`` are the opponent difference
     classes a table of pairs ``i`` and ``j`` covers (``None``: not allowed); no class may be
     covered more than ``ceiling`` times. Returns each pair's mate, or ``None`` after
-    ``max_steps`` nodes."""
+    ``max_steps`` nodes.
+
+    ``exact``: every class must end at its ceiling (whist charts); otherwise one class may end
+    one short (4n + 2 players), and the class ``exactly_once`` must end at 1.
+
+    Each node branches on what has the fewest ways left: a pair with the fewest possible mates,
+    or (when every class must be filled) a class with the fewest tables left that cover it. It
+    backtracks as soon as some pair has no mate left or some class can no longer be filled: a
+    class still short by ``r`` needs ``2r`` from the best table each unmatched pair could still
+    join (every table is counted by both of its pairs). A table tried and failed is barred from
+    the rest of its node's branches.
+    """
     count = len(hits)
-    covered = [0] * len(ceiling)
+    classes = len(ceiling)
+    covered = [0] * classes
     mate = [-1] * count
-    order_of_pairs = list(range(count))
-    generator.shuffle(order_of_pairs)
+    barred: set[tuple[int, int]] = set()
+    slack = 0 if exact else 1
     steps = 0
+
+    def fits(i: int, j: int) -> bool:
+        found = hits[i][j]
+        if found is None or mate[j] >= 0 or j == i or (min(i, j), max(i, j)) in barred:
+            return False
+        return all(covered[k] + found.count(k) <= ceiling[k] for k in set(found))
 
     def match() -> bool:
         nonlocal steps
         steps += 1
         if steps > max_steps:
             return False
-        first = next((i for i in order_of_pairs if mate[i] < 0), None)
-        if first is None:
+        unmatched = [i for i in range(count) if mate[i] < 0]
+        if not unmatched:
             return True
-        others = [j for j in order_of_pairs if j != first and mate[j] < 0]
-        generator.shuffle(others)
-        for second in others:
-            classes = hits[first][second]
-            if classes is None:
-                continue
-            for k in classes:
+        mates = {i: [j for j in unmatched if fits(i, j)] for i in unmatched}
+        reach = [0] * classes
+        for i, options in mates.items():
+            if not options:
+                return False
+            best: dict[int, int] = {}
+            for j in options:
+                found = hits[i][j] or []
+                for k in set(found):
+                    best[k] = max(best.get(k, 0), found.count(k))
+            for k, most in best.items():
+                reach[k] += most
+        shortfall = 0
+        for k in range(classes):
+            short = ceiling[k] - covered[k]
+            if short > 0 and reach[k] < 2 * short:
+                if k == exactly_once:
+                    return False
+                shortfall += short - reach[k] // 2
+                if shortfall > slack:
+                    return False
+        first = min(unmatched, key=lambda i: len(mates[i]))
+        tables = [(first, j) for j in mates[first]]
+        if exact:
+            covering: dict[int, list[tuple[int, int]]] = {}
+            for i, options in mates.items():
+                for j in options:
+                    if i < j:
+                        for k in set(hits[i][j] or []):
+                            covering.setdefault(k, []).append((i, j))
+            open_classes = [k for k in range(classes) if covered[k] < ceiling[k]]
+            scarcest = min(open_classes, key=lambda k: len(covering.get(k, [])))
+            if len(covering.get(scarcest, [])) < len(tables):
+                tables = covering.get(scarcest, [])
+        generator.shuffle(tables)
+        tried: list[tuple[int, int]] = []
+        found_one = False
+        for i, j in tables:
+            found = hits[i][j] or []
+            for k in found:
                 covered[k] += 1
-            if all(covered[k] <= ceiling[k] for k in classes):
-                mate[first], mate[second] = second, first
-                if match():
-                    return True
-                mate[first] = mate[second] = -1
-            for k in classes:
+            mate[i], mate[j] = j, i
+            if match():
+                found_one = True
+                break
+            mate[i] = mate[j] = -1
+            for k in found:
                 covered[k] -= 1
-        return False
+            barred.add((min(i, j), max(i, j)))
+            tried.append((min(i, j), max(i, j)))
+            if steps > max_steps:
+                break
+        barred.difference_update(tried)
+        return found_one
 
     return mate if match() else None
 
