@@ -299,9 +299,14 @@ def transversal_rounds(player_count: int) -> tuple[Round, ...]:
     The players are ``(i, x)`` for a row ``i`` in 0..3 and ``x`` in the field GF(g). Round ``m``
     (for each ``m`` in GF(g)) seats ``(0, c), (1, c + m), (2, c + 2m), (3, c + 3m)`` at table
     ``c``, with 2 and 3 the field's elements numbered so: two players of different rows meet
-    exactly when ``x - y = m (i - j)``, in one round only, and players of one row never meet. When
-    g is a multiple of 4 one more round seats each row at tables of its own. That is g (or g + 1)
-    rounds of a resolvable transversal design; the social-golfer bound is (4g - 1) // 3.
+    exactly when ``x - y = m (i - j)``, in one round only, and players of one row never meet. That
+    is g rounds of a resolvable transversal design.
+
+    When g is a multiple of 4, more rounds seat each row at tables of its own. If GF(g) contains
+    GF(4) (g = 4 or 16) a row is an affine space over GF(4) and its lines in one direction are a
+    round: ``(g - 1) / 3`` rounds in which no two players of a row meet twice, so 5 rounds for 16
+    players and 21 for 64, the social-golfer bound (4g - 1) // 3 (for 64 this is the affine space
+    AG(3, 4)). Otherwise (g = 8) one round of consecutive elements.
     """
     if player_count % 4:
         return ()
@@ -321,14 +326,41 @@ def transversal_rounds(player_count: int) -> tuple[Round, ...]:
                 )
             )
         rounds.append(Round(tables=tuple(tables)))
-    if order % 4 == 0:
+    for lines in _row_parallel_classes(order, plus, times):
         rounds.append(
             Round(
                 tables=tuple(
-                    tuple(row * order + x for x in range(start, start + 4))
-                    for row in range(4)
-                    for start in range(0, order, 4)
+                    tuple(row * order + x for x in line) for row in range(4) for line in lines
                 )
             )
         )
     return tuple(rounds)
+
+
+def _row_parallel_classes(
+    order: int, plus: list[list[int]], times: list[list[int]]
+) -> list[list[tuple[int, ...]]]:
+    """Ways to seat the ``order`` elements of one row at tables of four with no two elements at
+    one table twice: the parallel classes of lines over the subfield GF(4) when there is one, one
+    class of consecutive elements when only 4 divides ``order``, none otherwise."""
+    if order % 4:
+        return []
+    cube = [times[x][times[x][x]] for x in range(order)]
+    subfield = [x for x in range(order) if x == 0 or cube[x] == 1]
+    if len(subfield) != 4:
+        return [[tuple(range(start, start + 4)) for start in range(0, order, 4)]]
+    classes = []
+    covered: set[int] = set()
+    for direction in range(1, order):
+        if direction in covered:
+            continue
+        span = [times[t][direction] for t in subfield]
+        covered.update(span[1:])
+        lines, seated = [], set()
+        for x in range(order):
+            if x not in seated:
+                line = tuple(sorted(plus[x][y] for y in span))
+                seated.update(line)
+                lines.append(line)
+        classes.append(lines)
+    return classes
