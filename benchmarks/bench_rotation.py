@@ -2,8 +2,8 @@
 
 Run from the repository root: ``python benchmarks/bench_rotation.py``. Prints one row per size:
 players, rounds, seconds, whether the chart is at its bound (see
-``tournaments.domain.rotation``), whether a starting round is stored for the size, and the
-report's summary in words. Not a timed test: figures depend on the machine.
+``tournaments.domain.rotation``), and the report's summary in words. Not a timed test: figures
+depend on the machine.
 """
 
 import sys
@@ -13,11 +13,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.domain.rotation import build_rotation, rotation_report
-from tournaments.domain.rotation_chart import has_stored_chart
 
 
 def main() -> None:
-    print(f"{'N':>3} {'rounds':>6} {'seconds':>8} {'bound':>5} {'stored':>6}  quality")
+    print(f"{'N':>3} {'rounds':>6} {'seconds':>8} {'bound':>5}  quality")
     for size in range(4, 65):
         players = list(range(1, size + 1))
         started = time.perf_counter()
@@ -26,8 +25,7 @@ def main() -> None:
         report = rotation_report(rotation, players)
         print(
             f"{size:>3} {len(rotation.rounds):>6} {seconds:>8.3f} "
-            f"{'yes' if report.at_bound else 'no':>5} "
-            f"{'yes' if has_stored_chart(size) else 'no':>6}  {report.summary}",
+            f"{'yes' if report.at_bound else 'no':>5}  {report.summary}",
             flush=True,
         )
 

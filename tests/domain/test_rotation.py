@@ -1,9 +1,8 @@
 """The rotation engine, checked by counting: every size from 4 to 64, short nights, seats,
 constraints, repairs and determinism.
 
-Charts are built once per size and cached for the session. Sizes without a stored starting round
-(``KNOWN_GAPS``) fall back to a search that does not reach the bound; they are checked for a
-valid rotation only, and listed so that a newly stored chart fails loudly here.
+Charts are built once per size and cached for the session. Every size from 4 to 64 has a stored
+starting round, checked here by counting.
 """
 
 from __future__ import annotations
@@ -40,8 +39,7 @@ from tournaments.domain.rotation_starting_rounds import (
 from tournaments.domain.whist_bases import STARTING_ROUNDS
 
 ALL_SIZES = range(4, 65)
-STORED_SIZES = [n for n in ALL_SIZES if has_stored_chart(n)]
-KNOWN_GAPS = [n for n in ALL_SIZES if not has_stored_chart(n)]
+STORED_SIZES = list(ALL_SIZES)
 
 
 def names_for(size: int) -> list[int]:
@@ -85,8 +83,9 @@ def assert_valid_rounds(rotation: Rotation, players: list[int]) -> None:
         assert len(round_.byes) == len(players) % 4
 
 
-def test_every_size_is_stored_or_listed_as_a_gap() -> None:
-    assert KNOWN_GAPS == [59, 60]
+def test_every_size_from_4_to_64_has_a_stored_chart() -> None:
+    assert all(has_stored_chart(n) for n in ALL_SIZES)
+    assert not has_stored_chart(65)
 
 
 @pytest.mark.parametrize("size", sorted(STARTING_ROUNDS))
@@ -205,25 +204,6 @@ def test_full_cycle_reaches_the_bound(size: int) -> None:
     assert report.pairs_never_meeting == 0
 
 
-FALLBACK_SAMPLE = [
-    min(n for n in KNOWN_GAPS if n % 4 == residue)
-    for residue in range(4)
-    if any(n % 4 == residue for n in KNOWN_GAPS)
-]
-"""The smallest size of each residue mod 4 that has no stored chart yet."""
-
-
-@pytest.mark.parametrize("size", FALLBACK_SAMPLE)
-def test_sizes_without_a_stored_chart_still_give_a_valid_night(size: int) -> None:
-    players = names_for(size)
-    rotation = full_rotation(size)
-    assert len(rotation.rounds) == full_cycle_length(size)
-    assert_valid_rounds(rotation, players)
-    report = rotation_report(rotation, players)
-    assert report.byes_most - report.byes_fewest <= 1
-    assert not report.at_bound
-
-
 def test_perfect_chart_report_in_words() -> None:
     report = rotation_report(full_rotation(12), names_for(12))
     assert report.summary == "perfect: everyone partners everyone once and opposes everyone twice"
@@ -267,10 +247,9 @@ def test_half_night_with_chained_byes_still_gives_everyone_one_bye(size: int) ->
     rotation = short_rotation(size, size // 2)
     _, _, byes = counts(rotation, players)
     assert set(byes.values()) == {1}
-    if has_stored_chart(size):
-        partners, opponents, _ = counts(rotation, players)
-        assert max(partners.values()) == 1
-        assert max(opponents.values()) <= 2
+    partners, opponents, _ = counts(rotation, players)
+    assert max(partners.values()) == 1
+    assert max(opponents.values()) <= 2
 
 
 @pytest.mark.parametrize(("size", "rounds"), SHORT_NIGHTS)

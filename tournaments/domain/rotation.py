@@ -51,7 +51,6 @@ from tournaments.domain.rotation_chart import (
     byes_per_round,
     cyclic_chart,
     full_cycle_length,
-    has_stored_chart,
     relabel,
     social_golfer_bound,
 )
@@ -91,9 +90,6 @@ tries every swap of one player, so work grows with the room; about a second at m
 FRESH_SEARCH_MOVES = 3_000
 """At most this many moves, whatever the size: small rooms that cannot keep meetings fresh
 should not search for long."""
-
-FALLBACK_SEARCH_MOVES = 40_000
-"""Swap attempts when no chart is stored for the size and the circle method is the start."""
 
 
 def build_rotation(
@@ -245,13 +241,12 @@ def _plan(
         planned = _fit_labels(planned, goal, generator)
     if short_night:
         planned = _freshen(planned, goal, base, generator)
-    stored = has_stored_chart(size)
-    good_enough = _least_possible_cost(goal, planned, remaining) if stored else 0
+    good_enough = _least_possible_cost(goal, planned, remaining)
     search = SeatSearch(goal, planned)
     if search.cost > good_enough:
         search.anneal(
             generator,
-            SEARCH_MOVES if stored else FALLBACK_SEARCH_MOVES,
+            SEARCH_MOVES,
             start_temperature=60.0 if short_night else 30.0,
             end_temperature=0.5,
             good_enough=good_enough,

@@ -14,7 +14,6 @@ Charts for the full cycle come from the starting rounds in ``tournaments.domain.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -111,14 +110,11 @@ def has_stored_chart(player_count: int) -> bool:
 def cyclic_chart(player_count: int) -> tuple[Round, ...]:
     """The full-cycle chart for ``player_count`` players, generated from its starting round.
 
-    Sizes without a stored starting round get ``circle_chart`` instead, which the seat search
-    must then improve.
-
     For 4n + 3 players the chart for 4n + 4 is generated and its fixed player (infinity) deleted:
     the three players at infinity's table sit out that round.
     """
     if not has_stored_chart(player_count):
-        return circle_chart(player_count)
+        raise ValueError(f"no chart is stored for {player_count} players")
     if player_count % 4 == 3:
         bigger = _generate(STARTING_ROUNDS[player_count + 1])
         infinity = player_count
@@ -154,50 +150,6 @@ def _generate(start: StartingRound) -> tuple[Round, ...]:
 
         tables = tuple((moved(a), moved(b), moved(c), moved(d)) for a, b, c, d in start.tables)
         rounds.append(Round(tables=tables, byes=tuple(moved(x) for x in byes)))
-    return tuple(rounds)
-
-
-def circle_chart(player_count: int) -> tuple[Round, ...]:
-    """A full-cycle starting point from the circle method: partners at most once, opponents not
-    balanced at all (the seat search balances them).
-
-    Each round pairs ``r + i`` with ``r - i`` round a circle of the odd number of players (one
-    fixed player in the centre when N is even); the pairs are put two to a table and any pair
-    left over sits out. For 4n + 2 players the circle gives N - 1 rounds and the last round
-    repeats the first with its partners reshuffled.
-    """
-    odd = player_count if player_count % 2 else player_count - 1
-    centre = None if player_count % 2 else player_count - 1
-    rounds = []
-    for turn in range(odd):
-        pairs = [((turn + i) % odd, (turn - i) % odd) for i in range(1, (odd + 1) // 2)]
-        byes = [turn] if centre is None else []
-        if centre is not None:
-            pairs.insert(0, (centre, turn))
-        leftover_count = len(pairs) - 2 * (player_count // 4)
-        # Leave out the pairs nearest the sitting-out player, so byes rotate evenly.
-        leftover = pairs[len(pairs) - leftover_count :] if centre is not None else []
-        if centre is None:
-            leftover, pairs = pairs[:leftover_count], pairs[leftover_count:]
-        else:
-            pairs = pairs[: len(pairs) - leftover_count]
-        random.Random(turn).shuffle(pairs)
-        pairs += leftover
-        table_count = player_count // 4
-        tables = tuple(
-            (pairs[2 * t][0], pairs[2 * t + 1][0], pairs[2 * t][1], pairs[2 * t + 1][1])
-            for t in range(table_count)
-        )
-        for pair in pairs[2 * table_count :]:
-            byes.extend(pair)
-        rounds.append(Round(tables=tables, byes=tuple(byes)))
-    while len(rounds) < full_cycle_length(player_count):
-        first = rounds[0]
-        tables = tuple(
-            (a, d, c, b) if index % 2 == 0 else (a, b, d, c)
-            for index, (a, b, c, d) in enumerate(first.tables)
-        )
-        rounds.append(Round(tables=tables, byes=first.byes))
     return tuple(rounds)
 
 
