@@ -4,7 +4,7 @@ twice, against the social-golfer bound.
 Run from the repository root: ``python benchmarks/bench_short_nights.py [sizes...]``. For each
 size it builds 2, 3, ... rounds (seed 0) until a night repeats a meeting, and prints the last
 length that did not, the bound ``(N - 1) // 3``, how that length was reached (``design``: the
-transversal design for 4g players; ``search``: the fresh-meeting search), and the slowest build
+resolvable or transversal design; ``search``: the fresh-meeting search), and the slowest build
 seen. Not a timed test: figures depend on the machine.
 """
 
@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.domain.rotation import build_rotation, rotation_report
 from tournaments.domain.rotation_chart import social_golfer_bound
-from tournaments.domain.rotation_fresh import transversal_rounds
+from tournaments.domain.rotation_fresh import design_rounds
 
 
 def main(sizes: list[int]) -> None:
@@ -34,7 +34,7 @@ def main(sizes: list[int]) -> None:
                 next_repeats = f"{rounds}: {repeats} repeated"
                 break
             fresh = rounds
-        how = "design" if fresh <= len(transversal_rounds(size)) and fresh > 1 else "search"
+        how = "design" if fresh <= len(design_rounds(size)) and fresh > 1 else "search"
         print(
             f"{size:>3} {fresh:>5} {bound:>5} {how:>7} {slowest:>9.2f} {next_repeats or '-':>20}",
             flush=True,

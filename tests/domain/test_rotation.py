@@ -24,7 +24,13 @@ from tournaments.domain.rotation import (
     rotation_report,
 )
 from tournaments.domain.rotation_chart import cyclic_chart, has_stored_chart, social_golfer_bound
-from tournaments.domain.rotation_fresh import fresh_meeting_rounds, transversal_rounds
+from tournaments.domain.rotation_fresh import (
+    RESOLVABLE_BASE_CLASSES,
+    design_rounds,
+    fresh_meeting_rounds,
+    resolvable_rounds,
+    transversal_rounds,
+)
 from tournaments.domain.rotation_starting_rounds import (
     INFINITY,
     Group,
@@ -276,8 +282,8 @@ FRESH_MEETINGS = (
     ]
     # By the fresh-meeting search, a few rounds short of the social-golfer bound:
     + [(17, 4), (21, 5), (24, 5), (25, 5), (32, 7), (40, 9), (48, 10), (57, 12), (58, 13)]
-    # By the transversal design, for 4g players with g a prime power:
-    + [(16, 5), (20, 5), (28, 7), (32, 9), (36, 9), (44, 11), (52, 13), (64, 21)]
+    # By design: transversal for 4g players with g a prime power, resolvable for 28, 40 and 64:
+    + [(16, 5), (20, 5), (28, 9), (32, 9), (36, 9), (40, 13), (44, 11), (52, 13), (64, 21)]
 )
 
 
@@ -313,6 +319,27 @@ def test_transversal_rounds_give_everyone_new_table_mates_every_round(size: int)
                     pair = frozenset((table[i], table[j]))
                     assert pair not in met
                     met.add(pair)
+
+
+@pytest.mark.parametrize("size", sorted(RESOLVABLE_BASE_CLASSES))
+def test_resolvable_rounds_make_every_pair_meet_exactly_once(size: int) -> None:
+    rounds = resolvable_rounds(size)
+    assert len(rounds) == social_golfer_bound(size) == (size - 1) // 3
+    met: list[frozenset[int]] = []
+    for round_ in rounds:
+        assert sorted(p for table in round_.tables for p in table) == list(range(size))
+        assert round_.byes == ()
+        met += [frozenset((t[i], t[j])) for t in round_.tables for i in range(4) for j in range(i)]
+    assert sorted(met, key=sorted) == sorted(pairs_of(list(range(size))), key=sorted)
+
+
+@pytest.mark.parametrize(("size", "expected"), [(16, 5), (28, 9), (40, 13), (44, 11), (64, 21)])
+def test_design_rounds_take_the_longest_known_design(size: int, expected: int) -> None:
+    assert len(design_rounds(size)) == expected
+
+
+def test_no_resolvable_rounds_without_a_stored_base() -> None:
+    assert resolvable_rounds(32) == ()
 
 
 def test_fresh_search_regroups_tables_and_keeps_sit_outs() -> None:

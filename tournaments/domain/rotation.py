@@ -30,11 +30,12 @@ Words used here and in the ``rotation_*`` modules beside this one:
 Public API: ``build_rotation``, ``replan_rotation``, ``rotation_report``, ``full_cycle_length``
 and the plain data classes ``Round``, ``Rotation``, ``RotationReport``. How it works: charts for
 the full cycle come from stored cyclic starting rounds (``whist_bases``, verified by counting in
-the tests); shorter nights choose their rounds from the chart, or, within the social-golfer bound
-for 4g players, from a transversal design; a conflict-directed tabu search regroups short nights'
-tables until nobody meets anyone twice (``rotation_fresh``); constraints and repairs are finished
-by a seeded simulated annealing over seats, and byes still uneven are handed on swap by swap
-(``rotation_search``); a last cheap pass seats the fixed games (``rotation_seating``).
+the tests); shorter nights choose their rounds from the chart, or, within the social-golfer
+bound, from a resolvable or a transversal design where one is known; a conflict-directed tabu
+search regroups short nights' tables until nobody meets anyone twice (``rotation_fresh``);
+constraints and repairs are finished by a seeded simulated annealing over seats, and byes still
+uneven are handed on swap by swap (``rotation_search``); a last cheap pass seats the fixed
+games (``rotation_seating``).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from tournaments.domain.rotation_chart import (
     relabel,
     social_golfer_bound,
 )
-from tournaments.domain.rotation_fresh import fresh_meeting_rounds, transversal_rounds
+from tournaments.domain.rotation_fresh import design_rounds, fresh_meeting_rounds
 from tournaments.domain.rotation_search import (
     WEIGHT_SIT_OUT,
     LabelFit,
@@ -200,7 +201,7 @@ def _plan(
         for table in round_.tables:
             _count_partial_table(base, table, index)
 
-    fresh = transversal_rounds(size) if short_night and not played else ()
+    fresh = design_rounds(size) if short_night and not played else ()
     chart = list(fresh) if remaining <= len(fresh) else list(cyclic_chart(size))
     while len(chart) < remaining:
         chart += list(cyclic_chart(size))

@@ -364,3 +364,63 @@ def _row_parallel_classes(
                 lines.append(line)
         classes.append(lines)
     return classes
+
+
+RESOLVABLE_BASE_CLASSES: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {
+    28: (
+        ((0, 0), (3, 1), (7, 2)),
+        ((0, 1), (2, 1), (4, 0), (6, 1)),
+        ((0, 2), (4, 1), (5, 0), (5, 2)),
+        ((1, 0), (2, 2), (5, 1), (8, 0)),
+        ((1, 1), (1, 2), (3, 2), (4, 2)),
+        ((2, 0), (3, 0), (6, 0), (8, 2)),
+        ((6, 2), (7, 0), (7, 1), (8, 1)),
+    ),
+    40: (
+        ((0, 0), (0, 1), (0, 2)),
+        ((1, 0), (2, 0), (6, 0), (12, 2)),
+        ((1, 1), (3, 0), (4, 2), (8, 1)),
+        ((2, 1), (8, 2), (10, 2), (11, 1)),
+        ((3, 1), (5, 1), (6, 1), (10, 0)),
+        ((3, 2), (9, 1), (11, 2), (12, 0)),
+        ((4, 0), (6, 2), (7, 2), (11, 0)),
+        ((2, 2), (4, 1), (5, 2), (9, 2)),
+        ((1, 2), (7, 0), (9, 0), (10, 1)),
+        ((5, 0), (7, 1), (8, 0), (12, 1)),
+    ),
+}
+"""Base rounds of 1-rotational resolvable designs on N = 3m + 1 players, found offline by a
+depth-first search over blocks (for 40 players, one invariant under ``(x, i) -> (3x, i + 1)``,
+which leaves three blocks to choose). Players are ``(x, i)`` for ``x`` in Z_m and a level ``i``
+in 0..2, and infinity; the first table is infinity's, listing its three table-mates."""
+
+
+def resolvable_rounds(player_count: int) -> tuple[Round, ...]:
+    """The m = (N - 1) / 3 rounds of a resolvable design in which every two players meet exactly
+    once (the social-golfer bound, reached), for the sizes with a stored base round; empty
+    otherwise.
+
+    Round ``t`` adds ``t`` (mod m) to the ``x`` of every player in the base round; infinity
+    stays. The base round has every difference ``y - x`` between two levels once and every
+    non-zero difference within a level once (both signs), so each pair meets in one round only.
+    Players are numbered ``i * m + x``, infinity ``3m``.
+    """
+    base = RESOLVABLE_BASE_CLASSES.get(player_count)
+    if base is None:
+        return ()
+    size = (player_count - 1) // 3
+    infinity = 3 * size
+    rounds = []
+    for shift in range(size):
+        tables = []
+        for block in base:
+            seats = [level * size + (x + shift) % size for x, level in block]
+            tables.append(tuple([infinity, *seats] if len(seats) == 3 else seats))
+        rounds.append(Round(tables=tuple(tables)))
+    return tuple(rounds)
+
+
+def design_rounds(player_count: int) -> tuple[Round, ...]:
+    """The longest run of rounds, known by construction, in which nobody meets anyone twice:
+    a resolvable design where one is stored, else a transversal design (possibly empty)."""
+    return max(resolvable_rounds(player_count), transversal_rounds(player_count), key=len)
