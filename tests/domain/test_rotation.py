@@ -282,8 +282,8 @@ FRESH_MEETINGS = (
     ]
     # By the fresh-meeting search, a few rounds short of the social-golfer bound:
     + [(17, 4), (21, 5), (24, 5), (25, 5), (32, 7), (40, 9), (48, 10), (57, 12), (58, 13)]
-    # By design: transversal for 4g players with g a prime power, resolvable for 28, 40 and 64:
-    + [(16, 5), (20, 5), (28, 9), (32, 9), (36, 9), (40, 13), (44, 11), (52, 13), (64, 21)]
+    # By design: transversal for 4g players with g a prime power, resolvable for 28, 40, 52 and 64:
+    + [(16, 5), (20, 5), (28, 9), (32, 9), (36, 9), (40, 13), (44, 11), (52, 17), (64, 21)]
 )
 
 
@@ -333,7 +333,9 @@ def test_resolvable_rounds_make_every_pair_meet_exactly_once(size: int) -> None:
     assert sorted(met, key=sorted) == sorted(pairs_of(list(range(size))), key=sorted)
 
 
-@pytest.mark.parametrize(("size", "expected"), [(16, 5), (28, 9), (40, 13), (44, 11), (64, 21)])
+@pytest.mark.parametrize(
+    ("size", "expected"), [(16, 5), (28, 9), (40, 13), (44, 11), (52, 17), (64, 21)]
+)
 def test_design_rounds_take_the_longest_known_design(size: int, expected: int) -> None:
     assert len(design_rounds(size)) == expected
 

@@ -388,10 +388,26 @@ RESOLVABLE_BASE_CLASSES: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {
         ((1, 2), (7, 0), (9, 0), (10, 1)),
         ((5, 0), (7, 1), (8, 0), (12, 1)),
     ),
+    52: (
+        ((0, 0), (0, 1), (0, 2)),
+        ((1, 0), (4, 1), (13, 1), (16, 0)),
+        ((1, 1), (4, 2), (13, 2), (16, 1)),
+        ((1, 2), (4, 0), (13, 0), (16, 2)),
+        ((2, 0), (8, 2), (9, 2), (15, 0)),
+        ((2, 1), (8, 0), (9, 0), (15, 1)),
+        ((2, 2), (8, 1), (9, 1), (15, 2)),
+        ((3, 0), (5, 2), (12, 2), (14, 0)),
+        ((3, 1), (5, 0), (12, 0), (14, 1)),
+        ((3, 2), (5, 1), (12, 1), (14, 2)),
+        ((6, 0), (7, 2), (10, 2), (11, 0)),
+        ((6, 1), (7, 0), (10, 0), (11, 1)),
+        ((6, 2), (7, 1), (10, 1), (11, 2)),
+    ),
 }
 """Base rounds of 1-rotational resolvable designs on N = 3m + 1 players, found offline by a
-depth-first search over blocks (for 40 players, one invariant under ``(x, i) -> (3x, i + 1)``,
-which leaves three blocks to choose). Players are ``(x, i)`` for ``x`` in Z_m and a level ``i``
+depth-first search over blocks: for 40 players one invariant under ``(x, i) -> (3x, i + 1)``,
+for 52 one invariant under ``(x, i) -> (-x, i + 1)``, which leaves three or four blocks to
+choose. Players are ``(x, i)`` for ``x`` in Z_m and a level ``i``
 in 0..2, and infinity; the first table is infinity's, listing its three table-mates."""
 
 
