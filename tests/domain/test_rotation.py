@@ -282,8 +282,10 @@ FRESH_MEETINGS = (
     ]
     # By the fresh-meeting search, a few rounds short of the social-golfer bound:
     + [(17, 4), (21, 5), (24, 5), (25, 5), (32, 7), (40, 9), (48, 10), (57, 12), (58, 13)]
-    # By design: transversal for 4g players with g a prime power, resolvable for 28, 40, 52 and 64:
-    + [(16, 5), (20, 5), (28, 9), (32, 9), (36, 9), (40, 13), (44, 11), (52, 17), (64, 21)]
+    # By design (transversal for 4g players, g a prime power; resolvable for 28, 40, 52 and 64),
+    # and one player fewer (that player's table-mates sit out):
+    + [(16, 5), (20, 5), (27, 8), (28, 9), (31, 9), (32, 9), (36, 9), (39, 12), (40, 13)]
+    + [(43, 11), (44, 11), (51, 16), (52, 17), (63, 20), (64, 21)]
 )
 
 
@@ -334,10 +336,35 @@ def test_resolvable_rounds_make_every_pair_meet_exactly_once(size: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("size", "expected"), [(16, 5), (28, 9), (40, 13), (44, 11), (52, 17), (64, 21)]
+    ("size", "expected"),
+    [
+        (16, 5),
+        (27, 9),
+        (28, 9),
+        (31, 9),
+        (40, 13),
+        (43, 11),
+        (44, 11),
+        (52, 17),
+        (63, 21),
+        (64, 21),
+    ],
 )
 def test_design_rounds_take_the_longest_known_design(size: int, expected: int) -> None:
     assert len(design_rounds(size)) == expected
+
+
+@pytest.mark.parametrize("size", [15, 19, 27, 31, 35, 39, 43, 51, 63])
+def test_design_rounds_one_player_short_give_at_most_one_bye_each(size: int) -> None:
+    rounds = design_rounds(size)
+    assert len(rounds) == len(design_rounds(size + 1))
+    sat_out = [p for round_ in rounds for p in round_.byes]
+    assert len(sat_out) == len(set(sat_out)) == 3 * len(rounds)
+    met: list[frozenset[int]] = []
+    for round_ in rounds:
+        assert sorted(round_.players) == list(range(size))
+        met += [frozenset((t[i], t[j])) for t in round_.tables for i in range(4) for j in range(i)]
+    assert len(met) == len(set(met))
 
 
 def test_no_resolvable_rounds_without_a_stored_base() -> None:

@@ -438,5 +438,21 @@ def resolvable_rounds(player_count: int) -> tuple[Round, ...]:
 
 def design_rounds(player_count: int) -> tuple[Round, ...]:
     """The longest run of rounds, known by construction, in which nobody meets anyone twice:
-    a resolvable design where one is stored, else a transversal design (possibly empty)."""
-    return max(resolvable_rounds(player_count), transversal_rounds(player_count), key=len)
+    a resolvable design where one is stored, else a transversal design (possibly empty).
+
+    One player fewer than a design's size (63, 51, 43, 39, 35, 31, 27 players) takes that design
+    without its last player: that player's three table-mates sit out instead. They are new
+    people every round, because nobody meets anyone twice, so nobody sits out twice.
+    """
+    own = max(resolvable_rounds(player_count), transversal_rounds(player_count), key=len)
+    bigger = max(resolvable_rounds(player_count + 1), transversal_rounds(player_count + 1), key=len)
+    if player_count % 4 != 3 or len(bigger) <= len(own):
+        return own
+    rounds = []
+    for round_ in bigger:
+        tables = tuple(table for table in round_.tables if player_count not in table)
+        byes = next(table for table in round_.tables if player_count in table)
+        rounds.append(
+            Round(tables=tables, byes=tuple(p for p in byes if p != player_count) + round_.byes)
+        )
+    return tuple(rounds)
