@@ -27,6 +27,8 @@ from tournaments.domain.rotation_chart import cyclic_chart, has_stored_chart, so
 from tournaments.domain.rotation_fresh import (
     RESOLVABLE_BASE_CLASSES,
     design_rounds,
+    develop_base_class,
+    find_resolvable_base_class,
     fresh_meeting_rounds,
     resolvable_rounds,
     transversal_rounds,
@@ -365,6 +367,27 @@ def test_design_rounds_one_player_short_give_at_most_one_bye_each(size: int) -> 
         assert sorted(round_.players) == list(range(size))
         met += [frozenset((t[i], t[j])) for t in round_.tables for i in range(4) for j in range(i)]
     assert len(met) == len(set(met))
+
+
+@pytest.mark.parametrize(
+    ("size", "symmetry"),
+    [
+        (16, {}),
+        (40, {"multiplier": 3, "level_shift": 1, "symmetry": 3}),
+        (52, {"multiplier": -1, "level_shift": 1, "symmetry": 6}),
+    ],
+)
+def test_resolvable_design_search_finds_a_base_round(size: int, symmetry: dict) -> None:
+    base = find_resolvable_base_class(size, **symmetry)
+    assert base is not None
+    met = [
+        frozenset((t[i], t[j]))
+        for round_ in develop_base_class(base, size)
+        for t in round_.tables
+        for i in range(4)
+        for j in range(i)
+    ]
+    assert sorted(met, key=sorted) == sorted(pairs_of(list(range(size))), key=sorted)
 
 
 def test_no_resolvable_rounds_without_a_stored_base() -> None:

@@ -404,11 +404,111 @@ RESOLVABLE_BASE_CLASSES: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {
         ((6, 2), (7, 1), (10, 1), (11, 2)),
     ),
 }
-"""Base rounds of 1-rotational resolvable designs on N = 3m + 1 players, found offline by a
-depth-first search over blocks: for 40 players one invariant under ``(x, i) -> (3x, i + 1)``,
-for 52 one invariant under ``(x, i) -> (-x, i + 1)``, which leaves three or four blocks to
-choose. Players are ``(x, i)`` for ``x`` in Z_m and a level ``i``
-in 0..2, and infinity; the first table is infinity's, listing its three table-mates."""
+"""Base rounds of 1-rotational resolvable designs on N = 3m + 1 players, found offline by
+``find_resolvable_base_class``: for 40 players one invariant under ``(x, i) -> (3x, i + 1)``,
+for 52 one invariant under ``(x, i) -> (-x, i + 1)``, which leaves three or four tables to
+choose. Players are ``(x, i)`` for ``x`` in Z_m and a level ``i`` in 0..2, and infinity; the
+first table is infinity's, listing its three table-mates."""
+
+
+def find_resolvable_base_class(
+    player_count: int,
+    *,
+    multiplier: int = 1,
+    level_shift: int = 0,
+    symmetry: int = 1,
+    seed: int = 0,
+    max_nodes: int = 200_000,
+) -> tuple[tuple[tuple[int, int], ...], ...] | None:
+    """The offline search behind ``RESOLVABLE_BASE_CLASSES``: a base round on ``(x, i)``, ``x`` in
+    Z_m, ``i`` in 0..2, plus infinity (N = 3m + 1), whose m shifts make every pair meet once.
+
+    Infinity's table-mates are ``(0, 0), (0, 1), (0, 2)``. The other tables are chosen depth
+    first, each time for the first player not yet seated, among the players whose differences
+    to the table so far are all unused; with ``symmetry`` > 1 each table brings its images under
+    ``(x, i) -> (multiplier * x, i + level_shift)`` too, which shrinks the search (40 players:
+    ``multiplier=3, level_shift=1, symmetry=3``; 52: ``multiplier=-1, level_shift=1,
+    symmetry=6``). ``None`` when ``max_nodes`` tables were tried without a result.
+    """
+    size = (player_count - 1) // 3
+    generator = random.Random(seed)
+
+    def image(point: tuple[int, int], times: int) -> tuple[int, int]:
+        x, level = point
+        for _ in range(times):
+            x, level = (multiplier * x) % size, (level + level_shift) % 3
+        return x, level
+
+    def differences(p: tuple[int, int], q: tuple[int, int]) -> list[tuple[int, int, int]]:
+        return [(p[1], q[1], (q[0] - p[0]) % size), (q[1], p[1], (p[0] - q[0]) % size)]
+
+    infinity_mates = ((0, 0), (0, 1), (0, 2))
+    seated = set(infinity_mates)
+    used = {d for p in infinity_mates for q in infinity_mates if p < q for d in differences(p, q)}
+    tables: list[tuple[tuple[int, int], ...]] = [infinity_mates]
+    everyone = [(x, level) for x in range(size) for level in range(3)]
+    nodes = 0
+
+    def fresh(p: tuple[int, int], q: tuple[int, int], taken: set) -> bool:
+        return all(d not in taken and (d[0] != d[1] or d[2]) for d in differences(p, q))
+
+    def orbit(table: list[tuple[int, int]]) -> list[tuple[tuple[int, int], ...]] | None:
+        images: list[tuple[tuple[int, int], ...]] = []
+        for times in range(symmetry):
+            moved = tuple(sorted(image(p, times) for p in table))
+            if moved not in images:
+                images.append(moved)
+        points = [p for moved in images for p in moved]
+        if len(set(points)) != len(points) or seated.intersection(points):
+            return None
+        return images
+
+    def place() -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > max_nodes:
+            return False
+        first = next((p for p in everyone if p not in seated), None)
+        if first is None:
+            return True
+        return extend([first])
+
+    def extend(table: list[tuple[int, int]]) -> bool:
+        if len(table) == 4:
+            images = orbit(table)
+            if images is None:
+                return False
+            added: set[tuple[int, int, int]] = set()
+            for moved in images:
+                for a in range(4):
+                    for b in range(a + 1, 4):
+                        for d in differences(moved[a], moved[b]):
+                            if d in used or d in added or (d[0] == d[1] and not d[2]):
+                                return False
+                            added.add(d)
+            used.update(added)
+            tables.extend(images)
+            seated.update(p for moved in images for p in moved)
+            if place():
+                return True
+            del tables[len(tables) - len(images) :]
+            seated.difference_update(p for moved in images for p in moved)
+            used.difference_update(added)
+            return False
+        options = [
+            q
+            for q in everyone
+            if q not in seated and q > table[-1] and all(fresh(p, q, used) for p in table)
+        ]
+        generator.shuffle(options)
+        for q in options:
+            if extend([*table, q]):
+                return True
+            if nodes > max_nodes:
+                break
+        return False
+
+    return tuple(tables) if place() else None
 
 
 def resolvable_rounds(player_count: int) -> tuple[Round, ...]:
@@ -422,8 +522,13 @@ def resolvable_rounds(player_count: int) -> tuple[Round, ...]:
     Players are numbered ``i * m + x``, infinity ``3m``.
     """
     base = RESOLVABLE_BASE_CLASSES.get(player_count)
-    if base is None:
-        return ()
+    return () if base is None else develop_base_class(base, player_count)
+
+
+def develop_base_class(
+    base: Sequence[Sequence[tuple[int, int]]], player_count: int
+) -> tuple[Round, ...]:
+    """The rounds of a base round as ``resolvable_rounds`` describes them."""
     size = (player_count - 1) // 3
     infinity = 3 * size
     rounds = []
