@@ -288,6 +288,8 @@ FRESH_MEETINGS = (
     # and one player fewer (that player's table-mates sit out):
     + [(16, 5), (20, 5), (27, 8), (28, 9), (31, 9), (32, 9), (36, 9), (39, 12), (40, 13)]
     + [(43, 11), (44, 11), (51, 16), (52, 17), (63, 20), (64, 21)]
+    # and one to three players more (newcomers sit in for someone who sits out):
+    + [(29, 9), (33, 9), (38, 9), (41, 12), (45, 11), (53, 16)]
 )
 
 
@@ -388,6 +390,24 @@ def test_resolvable_design_search_finds_a_base_round(size: int, symmetry: dict) 
         for j in range(i)
     ]
     assert sorted(met, key=sorted) == sorted(pairs_of(list(range(size))), key=sorted)
+
+
+@pytest.mark.parametrize("size", range(8, 65))
+def test_design_rounds_never_repeat_a_meeting_or_a_bye(size: int) -> None:
+    rounds = design_rounds(size)
+    met: list[frozenset[int]] = []
+    for round_ in rounds:
+        assert sorted(round_.players) == list(range(size))
+        assert len(round_.byes) == size % 4
+        met += [frozenset((t[i], t[j])) for t in round_.tables for i in range(4) for j in range(i)]
+    assert len(met) == len(set(met))
+    sat_out = [p for round_ in rounds for p in round_.byes]
+    assert len(sat_out) == len(set(sat_out))
+
+
+@pytest.mark.parametrize(("size", "expected"), [(29, 9), (33, 9), (41, 12), (53, 16), (55, 13)])
+def test_newcomers_sit_in_for_design_players(size: int, expected: int) -> None:
+    assert len(design_rounds(size)) == expected
 
 
 def test_no_resolvable_rounds_without_a_stored_base() -> None:

@@ -541,6 +541,10 @@ def develop_base_class(
     return tuple(rounds)
 
 
+EXTRA_PLAYER_NODES = 20_000
+"""Seats tried, at most, when fitting players beyond a design's size (``_with_extra_players``)."""
+
+
 def design_rounds(player_count: int) -> tuple[Round, ...]:
     """The longest run of rounds, known by construction, in which nobody meets anyone twice:
     a resolvable design where one is stored, else a transversal design (possibly empty).
@@ -548,16 +552,104 @@ def design_rounds(player_count: int) -> tuple[Round, ...]:
     One player fewer than a design's size (63, 51, 43, 39, 35, 31, 27 players) takes that design
     without its last player: that player's three table-mates sit out instead. They are new
     people every round, because nobody meets anyone twice, so nobody sits out twice.
+
+    One to three players more than a design's size (17 to 19 from 16, 29 to 31 from 28, 41 to 43
+    from 40, 53 to 55 from 52, and so on) take the design with each newcomer sitting in, round by
+    round, for someone who sits out instead (``_with_extra_players``).
     """
-    own = max(resolvable_rounds(player_count), transversal_rounds(player_count), key=len)
-    bigger = max(resolvable_rounds(player_count + 1), transversal_rounds(player_count + 1), key=len)
-    if player_count % 4 != 3 or len(bigger) <= len(own):
-        return own
-    rounds = []
-    for round_ in bigger:
+    candidates = [_own_design(player_count)]
+    bigger = _own_design(player_count + 1)
+    if player_count % 4 == 3 and bigger:
+        candidates.append(_without_last_player(bigger, player_count))
+    for extra in (1, 2, 3):
+        smaller = _own_design(player_count - extra)
+        if len(smaller) > max(len(c) for c in candidates):
+            candidates.append(_with_extra_players(smaller, player_count - extra, extra))
+    return max(candidates, key=len)
+
+
+def _own_design(player_count: int) -> tuple[Round, ...]:
+    if player_count < 4:
+        return ()
+    return max(resolvable_rounds(player_count), transversal_rounds(player_count), key=len)
+
+
+def _without_last_player(rounds: Sequence[Round], player_count: int) -> tuple[Round, ...]:
+    result = []
+    for round_ in rounds:
         tables = tuple(table for table in round_.tables if player_count not in table)
         byes = next(table for table in round_.tables if player_count in table)
-        rounds.append(
+        result.append(
             Round(tables=tables, byes=tuple(p for p in byes if p != player_count) + round_.byes)
         )
-    return tuple(rounds)
+    return tuple(result)
+
+
+def _with_extra_players(rounds: Sequence[Round], size: int, extra: int) -> tuple[Round, ...]:
+    """The design's rounds for ``size + extra`` players, as many rounds as could be fitted.
+
+    In each round each newcomer ``size + k`` takes the seat of a player who sits out instead.
+    A depth-first search (rounds in order, newcomers in order, seats in a seeded order) keeps
+    the rules of a fresh night: a newcomer's table-mates are new to them every round (another
+    newcomer included), and nobody sits out twice. Stops at ``EXTRA_PLAYER_NODES`` seats tried,
+    returning the most rounds it managed.
+    """
+    generator = random.Random(size * 4 + extra)
+    newcomers = list(range(size, size + extra))
+    met: dict[int, set[int]] = {n: set() for n in newcomers}
+    sat_out: set[int] = set()
+    chosen: list[list[int]] = []
+    best: list[list[int]] = []
+    nodes = 0
+
+    def seat_of(round_index: int) -> dict[int, int]:
+        return {p: t for t, table in enumerate(rounds[round_index].tables) for p in table}
+
+    tables_of = [seat_of(r) for r in range(len(rounds))]
+
+    def place(round_index: int, placed: list[int]) -> bool:
+        nonlocal nodes, best
+        if len(placed) == extra:
+            chosen.append(list(placed))
+            if len(chosen) > len(best):
+                best = [list(c) for c in chosen]
+            if round_index + 1 == len(rounds) or place(round_index + 1, []):
+                return True
+            chosen.pop()
+            return False
+        newcomer = newcomers[len(placed)]
+        round_ = rounds[round_index]
+        seats = [p for table in round_.tables for p in table if p not in sat_out]
+        generator.shuffle(seats)
+        for displaced in seats:
+            nodes += 1
+            if nodes > EXTRA_PLAYER_NODES:
+                return False
+            table = round_.tables[tables_of[round_index][displaced]]
+            mates = [
+                newcomers[placed.index(p)] if p in placed else p
+                for p in (q for q in table if q != displaced)
+            ]
+            if any(m in met[newcomer] for m in mates):
+                continue
+            met[newcomer].update(mates)
+            for m in mates:
+                if m in met:
+                    met[m].add(newcomer)
+            sat_out.add(displaced)
+            if place(round_index, [*placed, displaced]):
+                return True
+            sat_out.discard(displaced)
+            met[newcomer].difference_update(mates)
+            for m in mates:
+                if m in met:
+                    met[m].discard(newcomer)
+        return False
+
+    place(0, [])
+    result = []
+    for round_, displaced in zip(rounds, best, strict=False):
+        swap = dict(zip(displaced, newcomers, strict=True))
+        tables = tuple(tuple(swap.get(p, p) for p in table) for table in round_.tables)
+        result.append(Round(tables=tables, byes=tuple(displaced) + round_.byes))
+    return tuple(result)
