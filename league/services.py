@@ -122,12 +122,15 @@ def team_create(
         if player.league_id != season.league_id:
             raise DomainError(f"{player} is not on this league's roster", field="player_one")
     pair = [player_one, player_two]
-    clash = Team.objects.filter(season=season, is_withdrawn=False).filter(
-        Q(player_one__in=pair) | Q(player_two__in=pair)
-    )
-    if clash.exists():
-        raise DomainError("a player can be on only one team in a season", field="player_one")
     with _unique(f"this season already has a team called {name!r}"):
+        # The season's row is the lock: two organisers adding overlapping teams at once take
+        # turns, so the second one sees the first one's team in the check below.
+        Season.objects.select_for_update().filter(pk=season.pk).exists()
+        clash = Team.objects.filter(season=season, is_withdrawn=False).filter(
+            Q(player_one__in=pair) | Q(player_two__in=pair)
+        )
+        if clash.exists():
+            raise DomainError("a player can be on only one team in a season", field="player_one")
         team = Team.objects.create(
             season=season, name=name.strip(), player_one=player_one, player_two=player_two
         )

@@ -75,3 +75,27 @@ def test_one_phone_retrying_the_same_hand_at_once_records_it_once(make_game, set
     assert len({result.hand.pk for result in results}) == 1
     assert sorted(result.created for result in results) == [False, False, False, True]
     assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_two_organisers_adding_overlapping_teams_at_once_get_one_team(make_season, settings):
+    from tests.conftest import require
+
+    require(settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "needs PostgreSQL")
+    from league import services as league_services
+    from league.errors import DomainError
+    from league.models import Team
+
+    season = make_season()
+    names = ["Ann", "Bea", "Cy", "Dee", "Eve"]
+    roster = [league_services.player_create(league=season.league, name=n) for n in names]
+
+    def add(index):
+        return league_services.team_create(
+            season=season, name=f"Team {index}", player_one=roster[0], player_two=roster[index + 1]
+        )
+
+    results = race(4, add)
+    refused = [result for result in results if isinstance(result, DomainError)]
+    assert len(refused) == 3, results
+    assert all("only one team in a season" in error.message for error in refused)
+    assert Team.objects.filter(season=season).count() == 1
