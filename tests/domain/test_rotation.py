@@ -284,12 +284,13 @@ FRESH_MEETINGS = (
     ]
     # By the fresh-meeting search, a few rounds short of the social-golfer bound:
     + [(17, 4), (21, 5), (24, 5), (25, 5), (32, 7), (40, 9), (48, 10), (57, 12), (58, 13)]
-    # By design (transversal for 4g players, g a prime power; resolvable for 28, 40, 52 and 64),
+    # By design (transversal for 4g players, g a prime power; 1-rotational for 24, 28, 40 and
+    # 52; AG(3, 4) for 64),
     # and one player fewer (that player's table-mates sit out):
-    + [(16, 5), (20, 5), (27, 8), (28, 9), (31, 9), (32, 9), (36, 9), (39, 12), (40, 13)]
+    + [(16, 5), (20, 5), (24, 7), (27, 8), (28, 9), (31, 9), (32, 9), (36, 9), (39, 12), (40, 13)]
     + [(43, 11), (44, 11), (51, 16), (52, 17), (63, 20), (64, 21)]
     # and one to three players more (newcomers sit in for someone who sits out):
-    + [(29, 9), (33, 9), (38, 9), (41, 12), (45, 11), (53, 16)]
+    + [(23, 7), (25, 7), (26, 7), (29, 9), (33, 9), (38, 9), (41, 12), (45, 11), (53, 16)]
 )
 
 
@@ -328,15 +329,17 @@ def test_transversal_rounds_give_everyone_new_table_mates_every_round(size: int)
 
 
 @pytest.mark.parametrize("size", sorted(RESOLVABLE_BASE_CLASSES))
-def test_resolvable_rounds_make_every_pair_meet_exactly_once(size: int) -> None:
+def test_resolvable_rounds_reach_the_social_golfer_bound(size: int) -> None:
     rounds = resolvable_rounds(size)
-    assert len(rounds) == social_golfer_bound(size) == (size - 1) // 3
+    assert len(rounds) == social_golfer_bound(size)
     met: list[frozenset[int]] = []
     for round_ in rounds:
         assert sorted(p for table in round_.tables for p in table) == list(range(size))
         assert round_.byes == ()
         met += [frozenset((t[i], t[j])) for t in round_.tables for i in range(4) for j in range(i)]
-    assert sorted(met, key=sorted) == sorted(pairs_of(list(range(size))), key=sorted)
+    assert len(met) == len(set(met))
+    if size % 3 == 1:  # one infinity: a resolvable design, every pair meets exactly once
+        assert sorted(met, key=sorted) == sorted(pairs_of(list(range(size))), key=sorted)
 
 
 @pytest.mark.parametrize(
@@ -377,19 +380,33 @@ def test_design_rounds_one_player_short_give_at_most_one_bye_each(size: int) -> 
         (16, {}),
         (40, {"multiplier": 3, "level_shift": 1, "symmetry": 3}),
         (52, {"multiplier": -1, "level_shift": 1, "symmetry": 6}),
+        (
+            24,
+            {
+                "infinity_mates": (
+                    ((3, 0), (1, 1), (1, 2)),
+                    ((1, 0), (2, 1), (0, 2)),
+                    ((6, 0), (5, 1), (2, 2)),
+                )
+            },
+        ),
     ],
 )
 def test_resolvable_design_search_finds_a_base_round(size: int, symmetry: dict) -> None:
     base = find_resolvable_base_class(size, **symmetry)
     assert base is not None
+    rounds = develop_base_class(base, size)
+    assert len(rounds) == social_golfer_bound(size)
     met = [
         frozenset((t[i], t[j]))
-        for round_ in develop_base_class(base, size)
+        for round_ in rounds
         for t in round_.tables
         for i in range(4)
         for j in range(i)
     ]
-    assert sorted(met, key=sorted) == sorted(pairs_of(list(range(size))), key=sorted)
+    assert len(met) == len(set(met))
+    if size % 3 == 1:
+        assert sorted(met, key=sorted) == sorted(pairs_of(list(range(size))), key=sorted)
 
 
 @pytest.mark.parametrize("size", range(8, 65))

@@ -367,6 +367,14 @@ def _row_parallel_classes(
 
 
 RESOLVABLE_BASE_CLASSES: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {
+    24: (
+        ((3, 0), (1, 1), (1, 2)),
+        ((1, 0), (2, 1), (0, 2)),
+        ((6, 0), (5, 1), (2, 2)),
+        ((0, 0), (0, 1), (4, 0), (5, 0)),
+        ((2, 0), (3, 2), (4, 2), (6, 2)),
+        ((3, 1), (4, 1), (5, 2), (6, 1)),
+    ),
     28: (
         ((0, 0), (3, 1), (7, 2)),
         ((0, 1), (2, 1), (4, 0), (6, 1)),
@@ -404,11 +412,17 @@ RESOLVABLE_BASE_CLASSES: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {
         ((6, 2), (7, 1), (10, 1), (11, 2)),
     ),
 }
-"""Base rounds of 1-rotational resolvable designs on N = 3m + 1 players, found offline by
-``find_resolvable_base_class``: for 40 players one invariant under ``(x, i) -> (3x, i + 1)``,
-for 52 one invariant under ``(x, i) -> (-x, i + 1)``, which leaves three or four tables to
-choose. Players are ``(x, i)`` for ``x`` in Z_m and a level ``i`` in 0..2, and infinity; the
-first table is infinity's, listing its three table-mates."""
+"""Base rounds of 1-rotational designs for short nights, found offline by
+``find_resolvable_base_class``. Players are ``(x, i)`` for ``x`` in Z_m and a level ``i`` in 0..2,
+and k fixed players, the *infinities*; a table of three is an infinity's (the j-th such table is
+infinity j's), listing its table-mates. N = 3m + k.
+
+- 28, 40, 52 (k = 1): resolvable designs, every two players meet exactly once in m rounds. For
+  40 one invariant under ``(x, i) -> (3x, i + 1)``, for 52 one invariant under
+  ``(x, i) -> (-x, i + 1)``, which leaves three or four tables to choose.
+- 24 (k = 3, m = 7): every two players meet at most once in 7 rounds (the infinities never meet
+  one another), the social-golfer bound for 24.
+"""
 
 
 def find_resolvable_base_class(
@@ -417,20 +431,22 @@ def find_resolvable_base_class(
     multiplier: int = 1,
     level_shift: int = 0,
     symmetry: int = 1,
+    infinity_mates: Sequence[tuple[tuple[int, int], ...]] = (((0, 0), (0, 1), (0, 2)),),
     seed: int = 0,
     max_nodes: int = 200_000,
 ) -> tuple[tuple[tuple[int, int], ...], ...] | None:
     """The offline search behind ``RESOLVABLE_BASE_CLASSES``: a base round on ``(x, i)``, ``x`` in
-    Z_m, ``i`` in 0..2, plus infinity (N = 3m + 1), whose m shifts make every pair meet once.
+    Z_m, ``i`` in 0..2, plus k infinities (N = 3m + k), whose m shifts repeat no meeting.
 
-    Infinity's table-mates are ``(0, 0), (0, 1), (0, 2)``. The other tables are chosen depth
+    The infinities' table-mates are given (one per level each; for 24 players they came from an
+    earlier run of a variant that chose them too). The other tables are chosen depth
     first, each time for the first player not yet seated, among the players whose differences
     to the table so far are all unused; with ``symmetry`` > 1 each table brings its images under
     ``(x, i) -> (multiplier * x, i + level_shift)`` too, which shrinks the search (40 players:
     ``multiplier=3, level_shift=1, symmetry=3``; 52: ``multiplier=-1, level_shift=1,
     symmetry=6``). ``None`` when ``max_nodes`` tables were tried without a result.
     """
-    size = (player_count - 1) // 3
+    size = (player_count - len(infinity_mates)) // 3
     generator = random.Random(seed)
 
     def image(point: tuple[int, int], times: int) -> tuple[int, int]:
@@ -442,15 +458,23 @@ def find_resolvable_base_class(
     def differences(p: tuple[int, int], q: tuple[int, int]) -> list[tuple[int, int, int]]:
         return [(p[1], q[1], (q[0] - p[0]) % size), (q[1], p[1], (p[0] - q[0]) % size)]
 
-    infinity_mates = ((0, 0), (0, 1), (0, 2))
-    seated = set(infinity_mates)
-    used = {d for p in infinity_mates for q in infinity_mates if p < q for d in differences(p, q)}
-    tables: list[tuple[tuple[int, int], ...]] = [infinity_mates]
+    seated = {p for mates in infinity_mates for p in mates}
+    used = {
+        d
+        for mates in infinity_mates
+        for p in mates
+        for q in mates
+        if p < q
+        for d in differences(p, q)
+    }
+    tables: list[tuple[tuple[int, int], ...]] = [tuple(mates) for mates in infinity_mates]
     everyone = [(x, level) for x in range(size) for level in range(3)]
     nodes = 0
 
     def fresh(p: tuple[int, int], q: tuple[int, int], taken: set) -> bool:
-        return all(d not in taken and (d[0] != d[1] or d[2]) for d in differences(p, q))
+        return all(
+            d not in taken and (d[0] != d[1] or (2 * d[2]) % size) for d in differences(p, q)
+        )
 
     def orbit(table: list[tuple[int, int]]) -> list[tuple[tuple[int, int], ...]] | None:
         images: list[tuple[tuple[int, int], ...]] = []
@@ -483,7 +507,7 @@ def find_resolvable_base_class(
                 for a in range(4):
                     for b in range(a + 1, 4):
                         for d in differences(moved[a], moved[b]):
-                            if d in used or d in added or (d[0] == d[1] and not d[2]):
+                            if d in used or d in added or (d[0] == d[1] and not (2 * d[2]) % size):
                                 return False
                             added.add(d)
             used.update(added)
@@ -512,14 +536,14 @@ def find_resolvable_base_class(
 
 
 def resolvable_rounds(player_count: int) -> tuple[Round, ...]:
-    """The m = (N - 1) / 3 rounds of a resolvable design in which every two players meet exactly
-    once (the social-golfer bound, reached), for the sizes with a stored base round; empty
-    otherwise.
+    """The m rounds of a stored 1-rotational design (``RESOLVABLE_BASE_CLASSES``), in which
+    nobody meets anyone twice: the social-golfer bound, reached. Empty for other sizes.
 
-    Round ``t`` adds ``t`` (mod m) to the ``x`` of every player in the base round; infinity
-    stays. The base round has every difference ``y - x`` between two levels once and every
-    non-zero difference within a level once (both signs), so each pair meets in one round only.
-    Players are numbered ``i * m + x``, infinity ``3m``.
+    Round ``t`` adds ``t`` (mod m) to the ``x`` of every player in the base round; infinities
+    stay. The base round uses every difference ``y - x`` between two levels (and every non-zero
+    difference within a level, both signs) at most once, and each infinity's table-mates are on
+    three different levels, so each pair meets in one round at most. Players are numbered
+    ``i * m + x``, infinity j ``3m + j``.
     """
     base = RESOLVABLE_BASE_CLASSES.get(player_count)
     return () if base is None else develop_base_class(base, player_count)
@@ -529,14 +553,18 @@ def develop_base_class(
     base: Sequence[Sequence[tuple[int, int]]], player_count: int
 ) -> tuple[Round, ...]:
     """The rounds of a base round as ``resolvable_rounds`` describes them."""
-    size = (player_count - 1) // 3
-    infinity = 3 * size
+    infinities = sum(1 for block in base if len(block) == 3)
+    size = (player_count - infinities) // 3
     rounds = []
     for shift in range(size):
         tables = []
+        infinity = 3 * size
         for block in base:
             seats = [level * size + (x + shift) % size for x, level in block]
-            tables.append(tuple([infinity, *seats] if len(seats) == 3 else seats))
+            if len(seats) == 3:
+                seats.insert(0, infinity)
+                infinity += 1
+            tables.append(tuple(seats))
         rounds.append(Round(tables=tuple(tables)))
     return tuple(rounds)
 
