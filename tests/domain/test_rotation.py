@@ -284,11 +284,12 @@ FRESH_MEETINGS = (
     ]
     # By the fresh-meeting search, a few rounds short of the social-golfer bound:
     + [(17, 4), (21, 5), (24, 5), (25, 5), (32, 7), (40, 9), (48, 10), (57, 12), (58, 13)]
-    # By design (transversal for 4g players, g a prime power; 1-rotational for 24, 28, 40 and
-    # 52; AG(3, 4) for 64),
+    # By design (transversal for 4g players, g a prime power; 1-rotational for 24, 28, 36,
+    # 40, 48, 52 and 60; AG(3, 4) for 64),
     # and one player fewer (that player's table-mates sit out):
     + [(16, 5), (20, 5), (24, 7), (27, 8), (28, 9), (31, 9), (32, 9), (36, 9), (39, 12), (40, 13)]
-    + [(43, 11), (44, 11), (51, 16), (52, 17), (63, 20), (64, 21)]
+    + [(35, 11), (36, 11), (43, 11), (44, 11), (47, 15), (48, 15), (51, 16), (52, 17)]
+    + [(59, 19), (60, 19), (63, 20), (64, 21)]
     # and one to three players more (newcomers sit in for someone who sits out):
     + [(23, 7), (25, 7), (26, 7), (29, 9), (33, 9), (38, 9), (41, 12), (45, 11), (53, 16)]
 )
@@ -349,10 +350,13 @@ def test_resolvable_rounds_reach_the_social_golfer_bound(size: int) -> None:
         (27, 9),
         (28, 9),
         (31, 9),
+        (36, 11),
         (40, 13),
         (43, 11),
         (44, 11),
+        (48, 15),
         (52, 17),
+        (60, 19),
         (63, 21),
         (64, 21),
     ],
