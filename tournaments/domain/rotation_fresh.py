@@ -13,12 +13,18 @@ Only the grouping changes: every round keeps its sit-outs, and a player in ``imm
 to a table together with someone) never moves. Seats inside a table are left to the seat search
 and the seating pass. Deterministic for a given ``random.Random``; the budget is counted in moves,
 never in seconds.
+
+Before any search, ``design_rounds`` looks for rounds that are fresh by construction: a
+transversal design for 4g players (g a prime power, with AG(2, 4) rows for 64), a stored
+1-rotational design (24, 28, 36, 40, 48, 52, 60), and the same designs one player short or up to
+three players over. Within their length the night needs no search at all.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Collection, Sequence
+from functools import cache
 
 from tournaments.domain.rotation_chart import Round
 
@@ -621,6 +627,7 @@ EXTRA_PLAYER_TRIES = 5
 seats is often free in another."""
 
 
+@cache
 def design_rounds(player_count: int) -> tuple[Round, ...]:
     """The longest run of rounds, known by construction, in which nobody meets anyone twice:
     a resolvable design where one is stored, else a transversal design (possibly empty).
