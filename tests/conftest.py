@@ -1,6 +1,7 @@
 import os
 
 import pytest
+from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -43,6 +44,15 @@ def organiser_api(organiser):
     client = APIClient()
     token, _ = Token.objects.get_or_create(user=organiser)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def organiser_client(organiser):
+    """The organiser signed in to the pages, in a browser of its own (beside the anonymous
+    ``client``; the API client uses a token)."""
+    client = Client()
+    client.force_login(organiser)
     return client
 
 

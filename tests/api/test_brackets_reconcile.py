@@ -51,13 +51,6 @@ def published(organiser_api, season, teams):
     return make
 
 
-@pytest.fixture
-def organiser_client(client, organiser):
-    """The organiser signed in to the pages (the API client uses a token)."""
-    client.force_login(organiser)
-    return client
-
-
 def hand(game, makers, capture):
     with capture(execute=True):
         return scoring.hand_record(game=game, data=scoring.HandInput(makers=makers, **MARCH))

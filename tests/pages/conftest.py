@@ -1,18 +1,9 @@
 """Fixtures the page tests share."""
 
 import pytest
-from django.test import Client
 
 from league.models import Season
 from tests.factories import NightFactory, SeasonFactory
-
-
-@pytest.fixture
-def desk(organiser):
-    """The organiser's logged-in browser at the night desk."""
-    client = Client()
-    client.force_login(organiser)
-    return client
 
 
 @pytest.fixture

@@ -19,13 +19,6 @@ def season(make_season):
 
 
 @pytest.fixture
-def organiser_client(organiser):
-    client = Client()
-    client.force_login(organiser)
-    return client
-
-
-@pytest.fixture
 def four(season, organiser):
     teams = make_teams(season, 4)
     bracket = services.bracket_create(

@@ -19,13 +19,6 @@ def season(make_season):
     return make_season("standard")
 
 
-@pytest.fixture
-def organiser_client(organiser):
-    client = Client()
-    client.force_login(organiser)
-    return client
-
-
 def build(organiser_client, season, teams, **fields):
     seeds = {f"seed_{team.pk}": str(seed) for seed, team in enumerate(teams, start=1)}
     response = organiser_client.post(

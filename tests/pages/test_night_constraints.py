@@ -26,10 +26,10 @@ def roster(league):
 
 
 @pytest.fixture
-def twelve_here(desk, night, roster):
+def twelve_here(organiser_client, night, roster):
     """Alice to Liam are checked in (12 players, 3 tables, nobody sits out); Mona is not."""
     for name in NAMES[:12]:
-        post(desk, f"/manage/nights/{night.pk}/check-in/", {"player": roster[name].pk})
+        post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"player": roster[name].pk})
     return roster
 
 
@@ -121,10 +121,12 @@ def partnerships_and_meetings(first, second) -> tuple[int, int]:
     return partnered, met
 
 
-def test_keep_apart_and_a_fixed_table_are_planned_shown_and_prefilled(desk, night, twelve_here):
+def test_keep_apart_and_a_fixed_table_are_planned_shown_and_prefilled(
+    organiser_client, night, twelve_here
+):
     roster = twelve_here
     alice, bob, carol = roster["Alice"], roster["Bob"], roster["Carol"]
-    page = desk.get(f"/manage/nights/{night.pk}/").content.decode()
+    page = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
     form = read_plan_form(page)
     assert form.constraints_open is False
     assert "Constraints: keep apart, fixed tables" in page
@@ -137,7 +139,7 @@ def test_keep_apart_and_a_fixed_table_are_planned_shown_and_prefilled(desk, nigh
     assert "data-constraints" not in page
 
     planned = post(
-        desk,
+        organiser_client,
         f"/manage/nights/{night.pk}/plan/",
         plan_form(rounds=5, pairs=[(bob.pk, alice.pk)], fixed=[(carol.pk, "2")]),
     )
@@ -181,7 +183,7 @@ def test_keep_apart_and_a_fixed_table_are_planned_shown_and_prefilled(desk, nigh
 
     # Generating again from the pre-filled page (another draw) keeps both constraints.
     again.data["seed"] = "7"
-    regenerated = post(desk, f"/manage/nights/{night.pk}/plan/", again.data)
+    regenerated = post(organiser_client, f"/manage/nights/{night.pk}/plan/", again.data)
     assert flashes(regenerated) == ["Plan generated: read its report, then publish it."]
     plan = NightPlan.objects.get()
     assert (plan.seed, plan.keep_apart, plan.fixed_tables) == (
@@ -193,15 +195,17 @@ def test_keep_apart_and_a_fixed_table_are_planned_shown_and_prefilled(desk, nigh
     assert list(Seat.objects.filter(player=carol).values_list("table_number", flat=True)) == [2] * 5
 
 
-def test_empty_rows_are_ignored_and_clearing_a_row_drops_its_constraint(desk, night, twelve_here):
+def test_empty_rows_are_ignored_and_clearing_a_row_drops_its_constraint(
+    organiser_client, night, twelve_here
+):
     roster = twelve_here
     post(
-        desk,
+        organiser_client,
         f"/manage/nights/{night.pk}/plan/",
         plan_form(pairs=[(roster["Dave"].pk, roster["Erin"].pk)], fixed=[(roster["Ivy"].pk, 1)]),
     )
     assert NightPlan.objects.get().fixed_tables == {str(roster["Ivy"].pk): 1}
-    cleared = post(desk, f"/manage/nights/{night.pk}/plan/", plan_form(rounds=4))
+    cleared = post(organiser_client, f"/manage/nights/{night.pk}/plan/", plan_form(rounds=4))
     assert flashes(cleared) == ["Plan generated: read its report, then publish it."]
     plan = NightPlan.objects.get()
     assert (plan.rounds, plan.keep_apart, plan.fixed_tables) == (4, [], {})
@@ -209,10 +213,10 @@ def test_empty_rows_are_ignored_and_clearing_a_row_drops_its_constraint(desk, ni
     assert read_plan_form(cleared.content.decode()).constraints_open is False
 
 
-def test_the_same_pair_twice_is_kept_once(desk, night, twelve_here):
+def test_the_same_pair_twice_is_kept_once(organiser_client, night, twelve_here):
     alice, bob = twelve_here["Alice"], twelve_here["Bob"]
     post(
-        desk,
+        organiser_client,
         f"/manage/nights/{night.pk}/plan/",
         plan_form(pairs=[(alice.pk, bob.pk), (bob.pk, alice.pk)]),
     )
@@ -264,10 +268,12 @@ BAD_ROWS = {
 
 
 @pytest.mark.parametrize("case", list(BAD_ROWS))
-def test_a_bad_row_says_why_and_leaves_the_previous_plan_untouched(desk, night, twelve_here, case):
+def test_a_bad_row_says_why_and_leaves_the_previous_plan_untouched(
+    organiser_client, night, twelve_here, case
+):
     roster = twelve_here
     post(
-        desk,
+        organiser_client,
         f"/manage/nights/{night.pk}/plan/",
         plan_form(
             rounds=3,
@@ -280,15 +286,15 @@ def test_a_bad_row_says_why_and_leaves_the_previous_plan_untouched(desk, night, 
     assert before[0]["rounds"] == 3 and len(before[1]) == 3 * 12
 
     data, message = BAD_ROWS[case]
-    refused = post(desk, f"/manage/nights/{night.pk}/plan/", data(roster))
+    refused = post(organiser_client, f"/manage/nights/{night.pk}/plan/", data(roster))
     assert flashes(refused) == [message]
     assert stored_state() == before
     assert "Kept apart: Alice &amp; Bob" in words(refused.content.decode())
 
 
-def test_a_bad_row_before_any_plan_writes_nothing(desk, night, twelve_here):
+def test_a_bad_row_before_any_plan_writes_nothing(organiser_client, night, twelve_here):
     refused = post(
-        desk,
+        organiser_client,
         f"/manage/nights/{night.pk}/plan/",
         plan_form(pairs=[("", twelve_here["Bob"].pk)]),
     )
@@ -311,15 +317,17 @@ def test_only_the_leagues_organisers_plan_with_constraints(night, twelve_here):
 
 
 def test_constraints_of_a_player_who_left_stay_in_words_but_not_in_the_form(
-    desk, night, twelve_here
+    organiser_client, night, twelve_here
 ):
     roster = twelve_here
     post(
-        desk,
+        organiser_client,
         f"/manage/nights/{night.pk}/plan/",
         plan_form(pairs=[(roster["Alice"].pk, roster["Bob"].pk)], fixed=[(roster["Ivy"].pk, 1)]),
     )
-    left = post(desk, f"/manage/nights/{night.pk}/check-out/", {"player": roster["Bob"].pk})
+    left = post(
+        organiser_client, f"/manage/nights/{night.pk}/check-out/", {"player": roster["Bob"].pk}
+    )
     html = left.content.decode()
     assert "Kept apart: Alice &amp; Bob" in words(html)
     form = read_plan_form(html)

@@ -20,23 +20,27 @@ def roster(league):
     return [PlayerFactory(league=league, name=name) for name in names]
 
 
-def run_to_published(desk, night, players, rounds):
+def run_to_published(organiser_client, night, players, rounds):
     for player in players:
-        post(desk, f"/manage/nights/{night.pk}/check-in/", {"player": player.pk})
-    post(desk, f"/manage/nights/{night.pk}/plan/", {"rounds": rounds})
-    post(desk, f"/manage/nights/{night.pk}/publish/")
+        post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"player": player.pk})
+    post(organiser_client, f"/manage/nights/{night.pk}/plan/", {"rounds": rounds})
+    post(organiser_client, f"/manage/nights/{night.pk}/publish/")
 
 
-def test_check_in_from_the_roster_and_a_walk_in(desk, night, roster):
-    page = desk.get(f"/manage/nights/{night.pk}/")
+def test_check_in_from_the_roster_and_a_walk_in(organiser_client, night, roster):
+    page = organiser_client.get(f"/manage/nights/{night.pk}/")
     assert page.status_code == 200
     html = page.content.decode()
     assert "Check in from the roster (9)" in html
     assert "Check in at least 4 players to plan a rotation." in html
 
-    response = post(desk, f"/manage/nights/{night.pk}/check-in/", {"player": roster[0].pk})
+    response = post(
+        organiser_client, f"/manage/nights/{night.pk}/check-in/", {"player": roster[0].pk}
+    )
     assert flashes(response) == ["Alice is checked in."]
-    response = post(desk, f"/manage/nights/{night.pk}/check-in/", {"name": "Zed  Walker"})
+    response = post(
+        organiser_client, f"/manage/nights/{night.pk}/check-in/", {"name": "Zed  Walker"}
+    )
     assert flashes(response) == ["Zed Walker is checked in."]
     assert Player.objects.get(name="Zed Walker").league_id == night.season.league_id
     assert [a.player.name for a in Attendance.objects.order_by("checked_in_at", "pk")] == [
@@ -46,18 +50,20 @@ def test_check_in_from_the_roster_and_a_walk_in(desk, night, roster):
     assert "Check in from the roster (8)" in response.content.decode()
     assert Night.objects.get(pk=night.pk).status == "check_in"
 
-    again = post(desk, f"/manage/nights/{night.pk}/check-in/", {"name": "alice"})
+    again = post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"name": "alice"})
     assert flashes(again) == ["Alice is already checked in"]
     assert Attendance.objects.count() == 2
 
 
-def test_plan_report_in_words_publish_and_start_a_round(desk, night, roster):
+def test_plan_report_in_words_publish_and_start_a_round(organiser_client, night, roster):
     for player in roster[:8]:
-        post(desk, f"/manage/nights/{night.pk}/check-in/", {"player": player.pk})
-    page = desk.get(f"/manage/nights/{night.pk}/").content.decode()
+        post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"player": player.pk})
+    page = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
     assert "8 players: up to 7 rounds (the full cycle) without repeating a partner." in page
 
-    planned = post(desk, f"/manage/nights/{night.pk}/plan/", {"rounds": 7, "hands_per_game": 8})
+    planned = post(
+        organiser_client, f"/manage/nights/{night.pk}/plan/", {"rounds": 7, "hands_per_game": 8}
+    )
     html = planned.content.decode()
     assert flashes(planned) == ["Plan generated: read its report, then publish it."]
     assert "Perfect: everyone partners everyone once and opposes everyone twice." in html
@@ -66,11 +72,11 @@ def test_plan_report_in_words_publish_and_start_a_round(desk, night, roster):
     assert "8 hands a game" in html
     assert NightPlan.objects.get().hands_per_game == 8
 
-    published = post(desk, f"/manage/nights/{night.pk}/publish/")
+    published = post(organiser_client, f"/manage/nights/{night.pk}/publish/")
     assert flashes(published) == ["Published: players can see where they sit."]
     assert "Start round 1" in published.content.decode()
 
-    started = post(desk, f"/manage/nights/{night.pk}/rounds/1/start/")
+    started = post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
     html = started.content.decode()
     assert flashes(started) == ["Round 1 has started: hand each table its captain link."]
     games = list(Game.objects.order_by("table_number"))
@@ -87,35 +93,35 @@ def test_plan_report_in_words_publish_and_start_a_round(desk, night, roster):
     assert "Still playing: <b>table 1</b>, <b>table 2</b>" in html
     assert "Start round 2" not in html
 
-    tables = desk.get(f"/manage/nights/{night.pk}/tables/", HTTP_HX_REQUEST="true")
+    tables = organiser_client.get(f"/manage/nights/{night.pk}/tables/", HTTP_HX_REQUEST="true")
     assert tables["Vary"] == "Cookie, HX-Request" or "HX-Request" in tables["Vary"]
     assert 'hx-trigger="every 10s"' in tables.content.decode()
 
-    refused = post(desk, f"/manage/nights/{night.pk}/rounds/2/start/")
+    refused = post(organiser_client, f"/manage/nights/{night.pk}/rounds/2/start/")
     assert flashes(refused) == ["round 1 is still playing at tables 1, 2"]
     assert Game.objects.count() == 2
 
 
-def test_refused_plan_says_why_and_writes_nothing(desk, night, roster):
+def test_refused_plan_says_why_and_writes_nothing(organiser_client, night, roster):
     for player in roster[:5]:
-        post(desk, f"/manage/nights/{night.pk}/check-in/", {"player": player.pk})
-    response = post(desk, f"/manage/nights/{night.pk}/plan/", {"rounds": 9})
+        post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"player": player.pk})
+    response = post(organiser_client, f"/manage/nights/{night.pk}/plan/", {"rounds": 9})
     assert flashes(response) == [
         "5 players can play 1 to 5 rounds without repeating partners; 9 were asked"
     ]
     assert not NightPlan.objects.exists() and not Seat.objects.exists()
 
 
-def test_leaver_and_repair_from_the_desk(desk, night, roster):
-    run_to_published(desk, night, roster[:9], 4)
-    post(desk, f"/manage/nights/{night.pk}/rounds/1/start/")
+def test_leaver_and_repair_from_the_desk(organiser_client, night, roster):
+    run_to_published(organiser_client, night, roster[:9], 4)
+    post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
     round_one = sorted(
         Seat.objects.filter(round__number=1).values_list("player_id", "table_number", "seat")
     )
-    left = post(desk, f"/manage/nights/{night.pk}/check-out/", {"player": roster[4].pk})
+    left = post(organiser_client, f"/manage/nights/{night.pk}/check-out/", {"player": roster[4].pk})
     assert flashes(left) == ["Erin has left. Repair the plan before the next round."]
     assert "repair the plan below before starting it" in left.content.decode()
-    repaired = post(desk, f"/manage/nights/{night.pk}/repair/")
+    repaired = post(organiser_client, f"/manage/nights/{night.pk}/repair/")
     assert flashes(repaired) == [
         "Re-planned the rounds not started; rounds already played are unchanged."
     ]
@@ -128,10 +134,10 @@ def test_leaver_and_repair_from_the_desk(desk, night, roster):
     assert not Seat.objects.filter(round__number__gt=1, player=roster[4]).exists()
 
 
-def test_players_page_finds_a_seat_by_name(client, desk, night, roster):
+def test_players_page_finds_a_seat_by_name(client, organiser_client, night, roster):
     unpublished = client.get(f"/nights/{night.pk}/")
     assert "The rotation is not published yet." in unpublished.content.decode()
-    run_to_published(desk, night, roster[:5], 5)
+    run_to_published(organiser_client, night, roster[:5], 5)
     first = Seat.objects.get(round__number=1, player=roster[0])
     page = client.get(f"/nights/{night.pk}/", {"name": "ALICE"})
     html = page.content.decode()
@@ -148,14 +154,14 @@ def test_players_page_finds_a_seat_by_name(client, desk, night, roster):
     assert "Which one are you?" in several
     nobody = client.get(f"/nights/{night.pk}/", {"name": "Quentin"}).content.decode()
     assert "Nobody called “Quentin” is playing tonight." in nobody
-    post(desk, f"/manage/nights/{night.pk}/rounds/1/start/")
+    post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
     after_start = client.get(f"/nights/{night.pk}/").content.decode()
     assert Game.objects.count() == 1
     assert Game.objects.get().captain_token not in after_start
 
 
-def test_printables(client, desk, night, roster):
-    run_to_published(desk, night, roster[:8], 3)
+def test_printables(client, organiser_client, night, roster):
+    run_to_published(organiser_client, night, roster[:8], 3)
     chart = client.get(f"/nights/{night.pk}/print/chart/?paper=letter").content.decode()
     assert "@page { size: letter; margin: 12mm; }" in chart
     assert chart.count('class="round round-planned"') == 3
@@ -164,10 +170,12 @@ def test_printables(client, desk, night, roster):
     assert cards.count('<section class="score-card">') == 8
     assert '<th scope="col">Loners</th>' in cards
 
-    not_started = desk.get(f"/manage/nights/{night.pk}/rounds/1/tents/").content.decode()
+    not_started = organiser_client.get(
+        f"/manage/nights/{night.pk}/rounds/1/tents/"
+    ).content.decode()
     assert "Start the round to get this table's score-card QR code." in not_started
-    post(desk, f"/manage/nights/{night.pk}/rounds/1/start/")
-    tents = desk.get(f"/manage/nights/{night.pk}/rounds/1/tents/").content.decode()
+    post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
+    tents = organiser_client.get(f"/manage/nights/{night.pk}/rounds/1/tents/").content.decode()
     assert tents.count('<section class="tent">') == 2
     assert len(re.findall(r"<svg[^>]*>", tents)) == 2
     for game in Game.objects.all():
