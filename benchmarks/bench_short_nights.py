@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.domain.rotation import build_rotation, rotation_report
 from tournaments.domain.rotation_chart import social_golfer_bound
-from tournaments.domain.rotation_fresh import design_rounds
+from tournaments.domain.rotation_designs import design_rounds
 
 
 def main(sizes: list[int]) -> None:

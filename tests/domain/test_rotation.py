@@ -24,15 +24,15 @@ from tournaments.domain.rotation import (
     rotation_report,
 )
 from tournaments.domain.rotation_chart import cyclic_chart, has_stored_chart, social_golfer_bound
-from tournaments.domain.rotation_fresh import (
+from tournaments.domain.rotation_designs import (
     RESOLVABLE_BASE_CLASSES,
     design_rounds,
     develop_base_class,
     find_resolvable_base_class,
-    fresh_meeting_rounds,
     resolvable_rounds,
     transversal_rounds,
 )
+from tournaments.domain.rotation_fresh import fresh_meeting_rounds
 from tournaments.domain.rotation_starting_rounds import (
     INFINITY,
     Group,

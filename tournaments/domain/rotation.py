@@ -31,7 +31,7 @@ Public API: ``build_rotation``, ``replan_rotation``, ``rotation_report``, ``full
 and the plain data classes ``Round``, ``Rotation``, ``RotationReport``. How it works: charts for
 the full cycle come from stored cyclic starting rounds (``whist_bases``, verified by counting in
 the tests); shorter nights choose their rounds from the chart, or, within the social-golfer
-bound, from a resolvable or a transversal design where one is known; a conflict-directed tabu
+bound, from a design where one is known (``rotation_designs``); a conflict-directed tabu
 search regroups short nights' tables until nobody meets anyone twice (``rotation_fresh``);
 constraints and repairs are finished by a seeded simulated annealing over seats, and byes still
 uneven are handed on swap by swap (``rotation_search``); a last cheap pass seats the fixed
@@ -55,7 +55,8 @@ from tournaments.domain.rotation_chart import (
     relabel,
     social_golfer_bound,
 )
-from tournaments.domain.rotation_fresh import design_rounds, fresh_meeting_rounds
+from tournaments.domain.rotation_designs import design_rounds
+from tournaments.domain.rotation_fresh import fresh_meeting_rounds
 from tournaments.domain.rotation_search import (
     WEIGHT_SIT_OUT,
     LabelFit,
