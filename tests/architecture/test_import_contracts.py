@@ -1,0 +1,77 @@
+"""The import contracts of pyproject.toml hold, and each one fails when the rule it names is broken.
+
+`lint-imports` checks the layers of shared/DESIGN.md: apps point down (tournaments -> scoring ->
+league), domain code is pure Python and imports only domain code, inside each app the interfaces
+sit above the services, the services above the models and the models above the domain, and no
+package imports in a circle. A contract that cannot fail proves nothing, so each is also run on a
+copy of the project with one import that breaks exactly that rule, and must report it broken.
+"""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("config", "league", "scoring", "tournaments")
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def lint_imports(where: Path, *contracts: str) -> subprocess.CompletedProcess:
+    arguments = [str(LINT_IMPORTS), "--no-cache"]
+    for contract in contracts:
+        arguments += ["--contract", contract]
+    return subprocess.run(arguments, cwd=where, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def project_copy(tmp_path: Path) -> Path:
+    """The packages and the contracts, copied so that one import can be broken on purpose."""
+    for package in PACKAGES:
+        shutil.copytree(
+            ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def add_line(path: Path, line: str) -> None:
+    path.write_text(path.read_text() + f"\n{line}\n")
+
+
+def test_the_project_keeps_every_contract():
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+# One breach per contract: (contract id, file to change, the import that breaks it).
+BREACHES = [
+    ("apps", "league/services.py", "from scoring import models as _upwards"),
+    ("apps", "scoring/models.py", "import tournaments.models as _upwards"),
+    ("pure-domain", "scoring/domain/engine.py", "from django.db import models as _orm"),
+    ("pure-domain", "tournaments/domain/swiss.py", "import celery as _broker"),
+    ("domain-below", "tournaments/domain/seeding.py", "from scoring import selectors as _above"),
+    ("domain-below", "league/domain/rules.py", "from league import models as _above"),
+    ("app-layers", "scoring/models.py", "from scoring import services as _above"),
+    ("app-layers", "tournaments/models/brackets.py", "from tournaments import api as _above"),
+]
+
+
+@pytest.mark.parametrize(("contract", "module", "line"), BREACHES)
+def test_a_breach_breaks_its_contract(project_copy, contract, module, line):
+    assert lint_imports(project_copy, contract).returncode == 0
+    add_line(project_copy / module, line)
+    result = lint_imports(project_copy, contract)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "1 broken" in result.stdout
+
+
+def test_a_circle_breaks_the_no_cycles_contract(project_copy):
+    (project_copy / "league" / "circle_a.py").write_text("from league import circle_b\n")
+    (project_copy / "league" / "circle_b.py").write_text("from league import circle_a\n")
+    result = lint_imports(project_copy, "no-cycles")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "No cycles are allowed in league" in result.stdout
