@@ -1,0 +1,584 @@
+"""The playoff race: who has clinched a place, who is eliminated, and the odds for the rest.
+
+Pure Python, no Django. A service gives the standing of every entrant on the season's first
+ranking measure and the games still to play; this module proves what is already certain and
+estimates the rest.
+
+Words used here
+---------------
+units
+    What an entrant has on the first measure, in whole numbers: one unit a won game when games
+    cannot be drawn, or two units a win and one a draw when they can (so a draw's half win stays a
+    whole number). Known future results that do not depend on play (a bye that counts as a win)
+    are added by the caller.
+games
+    For ``win_pct``, how many games the entrant will have played when the season ends (played,
+    still to play, and counted byes). Win percentage is ``units / games``; with no games it is 0.
+spots
+    How many entrants make the playoffs (the cut line). First place is the race with one spot.
+clinched
+    Certain to finish within the spots whatever happens in the remaining games *and whatever the
+    later tie-breaks say*: in every outcome at most ``spots - 1`` other entrants end level with or
+    ahead of it on the first measure.
+eliminated
+    Certain to finish outside the spots whatever happens: in every outcome at least ``spots``
+    other entrants end strictly ahead of it on the first measure, so no tie-break can save it.
+not yet decided
+    Neither of the above could be proven within the search budget. Where the proof is cheap it is
+    always found (one spot is a single max-flow); the budget only limits how many sets of
+    rivals the search tries for several spots, and running out is reported, never guessed.
+
+How it is proven
+----------------
+The classic sports-elimination network (Schwartz 1966; Wayne's max-flow form): every remaining
+game is a source of units, each game can hand its units to either of its two entrants, and each
+entrant is a sink with a capacity. An entrant is *not* eliminated when, after it wins every game it
+has left, the other games can be shared out so that at most ``spots - 1`` rivals pass it: the
+rivals allowed to pass get no cap, the rest are capped at what keeps them level or below. It has
+*not* clinched when, after it loses every game it has left, some ``spots`` rivals can each be
+brought level or ahead, which is a flow whose demands must all be met. Winning one's own games is
+always best for the entrant (and losing them worst), so those two outcomes are the only ones to
+check for it; the choice of rivals is searched, smallest sets of demands first.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Literal
+
+import networkx as nx
+
+from league.errors import DomainError
+
+Measure = Literal["wins", "win_pct"]
+MEASURES: tuple[Measure, ...] = ("wins", "win_pct")
+
+DEFAULT_RIVAL_SETS = 5_000
+"""How many sets of rivals the exact search may try for one entrant and one cut line before it
+says "not yet decided". Tens of teams with a handful of spots stay far below it in practice."""
+
+
+@dataclass(frozen=True)
+class RaceEntrant:
+    """One entrant's standing on the first measure: ``units`` so far (plus certain byes) and, for
+    win percentage, ``games`` at the end of the season."""
+
+    id: int
+    units: int
+    games: int = 0
+
+
+@dataclass(frozen=True)
+class RaceInput:
+    """The race as it stands: the entrants, the games still to play (pairs of entrant ids, once
+    per game), whether a game can be drawn, the first measure and the number of playoff spots."""
+
+    entrants: tuple[RaceEntrant, ...]
+    remaining: tuple[tuple[int, int], ...]
+    measure: Measure = "wins"
+    spots: int = 1
+    draws_possible: bool = False
+
+    def __post_init__(self) -> None:
+        if self.measure not in MEASURES:
+            raise DomainError(f"The race is decided on wins or win percentage, not {self.measure}.")
+        ids = [entrant.id for entrant in self.entrants]
+        if len(set(ids)) != len(ids):
+            raise DomainError("Each entrant can be in the race once.")
+        known = set(ids)
+        for first, second in self.remaining:
+            if first == second or first not in known or second not in known:
+                raise DomainError(
+                    f"A remaining game must be between two entrants: {first, second}."
+                )
+        if self.spots < 1:
+            raise DomainError("A race has at least one spot.")
+
+    @property
+    def unit(self) -> int:
+        """Units one game hands out: 1, or 2 when a draw splits them."""
+        return 2 if self.draws_possible else 1
+
+
+@dataclass(frozen=True)
+class Certainty:
+    """What is proven for one entrant and one cut line: ``clinched`` or ``eliminated`` (both
+    False while the race is open); ``decided`` is False when the search ran out of budget before
+    it could prove either way."""
+
+    clinched: bool
+    eliminated: bool
+    decided: bool = True
+
+
+class _Race:
+    """The race seen from one entrant: its best and worst final units and each rival's line."""
+
+    def __init__(self, race: RaceInput):
+        self.race = race
+        self.by_id = {entrant.id: entrant for entrant in race.entrants}
+        self.left = Counter()
+        for first, second in race.remaining:
+            self.left[first] += 1
+            self.left[second] += 1
+
+    def most(self, entrant: int) -> int:
+        return self.by_id[entrant].units + self.race.unit * self.left[entrant]
+
+    def _ahead_cap(self, rival: int, subject: int, subject_units: int) -> int:
+        """The most units ``rival`` can end with and still not be strictly ahead of ``subject``."""
+        if self.race.measure == "wins":
+            return subject_units
+        own, theirs = self.by_id[subject].games, self.by_id[rival].games
+        if own == 0:
+            return 0
+        return subject_units * theirs // own
+
+    def _level_need(self, rival: int, subject: int, subject_units: int) -> float:
+        """The fewest units ``rival`` must end with to be level with or ahead of ``subject``
+        (infinite when no number will do: a rival with no games stays at 0 %)."""
+        if self.race.measure == "wins":
+            return subject_units
+        own, theirs = self.by_id[subject].games, self.by_id[rival].games
+        if own == 0 or subject_units == 0:
+            return 0
+        if theirs == 0:
+            return math.inf
+        return -(-subject_units * theirs // own)
+
+    def _others_games(self, subject: int) -> list[tuple[int, int]]:
+        return [game for game in self.race.remaining if subject not in game]
+
+    def _flow(self, games: Sequence[tuple[int, int]], capacities: Mapping[int, int | None]) -> int:
+        """The most units the ``games`` can hand out with each entrant taking at most its
+        capacity (an entrant absent from ``capacities`` takes any number)."""
+        total = self.race.unit * len(games)
+        if _greedy_fits(games, capacities, self.race.unit):
+            return total
+        graph = nx.DiGraph()
+        unit = self.race.unit
+        total = 0
+        for index, (first, second) in enumerate(games):
+            node = ("game", index)
+            graph.add_edge("source", node, capacity=unit)
+            graph.add_edge(node, ("entrant", first))
+            graph.add_edge(node, ("entrant", second))
+            total += unit
+        if total == 0:
+            return 0
+        for entrant in {entrant for game in games for entrant in game}:
+            capacity = capacities.get(entrant)
+            if capacity is None:
+                graph.add_edge(("entrant", entrant), "sink")
+            else:
+                graph.add_edge(("entrant", entrant), "sink", capacity=capacity)
+        if not graph.has_node("sink"):
+            return 0
+        value, _ = nx.maximum_flow(graph, "source", "sink")
+        return value
+
+    def eliminated(self, subject: int, spots: int, budget: int) -> bool | None:
+        """True if ``spots`` rivals finish strictly ahead in every outcome; None if undecided."""
+        best = self.most(subject)
+        rivals = [entrant for entrant in self.by_id if entrant != subject]
+        caps = {rival: self._ahead_cap(rival, subject, best) for rival in rivals}
+        already = [rival for rival in rivals if self.by_id[rival].units > caps[rival]]
+        if len(already) >= spots:
+            return True
+        games = self._others_games(subject)
+        # A rival already past the line may take any number of units; so may the rivals the
+        # search lets pass. Releasing more rivals only helps, so exactly ``free`` are released.
+        free = spots - 1 - len(already)
+        contested = [
+            rival
+            for rival in rivals
+            if rival not in already
+            and self.most(rival) - self._subject_games(rival, subject) > caps[rival]
+        ]
+        needed = self.race.unit * len(games)
+        if free >= len(contested):
+            return False
+        base = {
+            rival: caps[rival] - self.by_id[rival].units for rival in rivals if rival not in already
+        }
+        # Rivals whose caps bind hardest are the likeliest to be released: try them first.
+        contested.sort(key=lambda rival: base[rival] - (self.most(rival) - self.by_id[rival].units))
+        for tried, released in enumerate(combinations(contested, free)):
+            if tried >= budget:
+                return None
+            capacities = {rival: cap for rival, cap in base.items() if rival not in released}
+            if self._flow(games, capacities) == needed:
+                return False
+        return True
+
+    def _subject_games(self, rival: int, subject: int) -> int:
+        """Units ``rival`` could only take from games against ``subject`` (who wins them all)."""
+        return self.race.unit * sum(
+            1 for game in self.race.remaining if set(game) == {rival, subject}
+        )
+
+    def clinched(self, subject: int, spots: int, budget: int, wins: int = 0) -> bool | None:
+        """True if at most ``spots - 1`` rivals end level or ahead in every outcome in which the
+        subject wins ``wins`` of its remaining games (the others choosing which); None if
+        undecided."""
+        unit = self.race.unit
+        final = self.by_id[subject].units + unit * wins
+        rivals = [entrant for entrant in self.by_id if entrant != subject]
+        needs = {
+            rival: self._level_need(rival, subject, final) - self.by_id[rival].units
+            for rival in rivals
+        }
+        level = [rival for rival in rivals if needs[rival] <= 0]
+        if len(level) >= spots:
+            return False
+        games = self._others_games(subject)
+        against = [
+            second if first == subject else first
+            for first, second in self.race.remaining
+            if subject in (first, second)
+        ]
+        losses = len(against) - wins
+        reachable = [
+            rival
+            for rival in rivals
+            if needs[rival] > 0
+            and unit * (sum(rival in game for game in games) + min(losses, against.count(rival)))
+            >= needs[rival]
+        ]
+        short = spots - len(level)
+        if len(reachable) < short:
+            return True
+        reachable.sort(key=lambda rival: needs[rival])
+        for tried, chosen in enumerate(combinations(reachable, short)):
+            if tried >= budget:
+                return None
+            demand = {rival: needs[rival] for rival in chosen}
+            relevant = [game for game in games if game[0] in demand or game[1] in demand]
+            lost_to = [rival for rival in against if rival in demand]
+            if self._demand_flow(relevant, lost_to, unit * losses, demand) == sum(demand.values()):
+                return False
+        return True
+
+    def _demand_flow(
+        self,
+        games: Sequence[tuple[int, int]],
+        lost_to: Sequence[int],
+        loss_units: int,
+        demand: Mapping[int, int],
+    ) -> int:
+        """The most of ``demand`` that the ``games``, and the subject's games against
+        ``lost_to`` (at most ``loss_units`` of them lost), can meet."""
+        if _greedy_meets(games, lost_to, loss_units, demand, self.race.unit):
+            return sum(demand.values())
+        graph = nx.DiGraph()
+        unit = self.race.unit
+        for index, (first, second) in enumerate(games):
+            graph.add_edge("source", ("game", index), capacity=unit)
+            for entrant in (first, second):
+                if entrant in demand:
+                    graph.add_edge(("game", index), ("entrant", entrant))
+        if lost_to and loss_units:
+            graph.add_edge("source", "losses", capacity=loss_units)
+            for index, rival in enumerate(lost_to):
+                graph.add_edge("losses", ("lost", index), capacity=unit)
+                graph.add_edge(("lost", index), ("entrant", rival))
+        for entrant, need in demand.items():
+            graph.add_edge(("entrant", entrant), "sink", capacity=need)
+        if not graph.has_node("source"):
+            return 0
+        value, _ = nx.maximum_flow(graph, "source", "sink")
+        return value
+
+    def wins_to_clinch(self, subject: int, spots: int, budget: int) -> int | None:
+        """The fewest of its remaining games the subject must win to clinch whatever else
+        happens (0 once clinched); None when even winning them all leaves it to other results,
+        or when the search could not prove it."""
+        # Each extra win only helps, so the fewest is found by bisection.
+        low, high = 0, self.left[subject]
+        if self.clinched(subject, spots, budget, wins=high) is not True:
+            return None
+        while low < high:
+            middle = (low + high) // 2
+            if self.clinched(subject, spots, budget, wins=middle) is True:
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+
+def _greedy_fits(
+    games: Sequence[tuple[int, int]], capacities: Mapping[int, int | None], unit: int
+) -> bool:
+    """A quick witness: True if handing each unit to the side with more room fits every cap.
+    False proves nothing (the max-flow decides then)."""
+    room = {
+        entrant: math.inf if capacities.get(entrant) is None else capacities[entrant]
+        for game in games
+        for entrant in game
+    }
+    for first, second in sorted(games, key=lambda game: min(room[game[0]], room[game[1]])):
+        for _ in range(unit):
+            taker = first if room[first] >= room[second] else second
+            if room[taker] <= 0:
+                return False
+            room[taker] -= 1
+    return True
+
+
+def _greedy_meets(
+    games: Sequence[tuple[int, int]],
+    lost_to: Sequence[int],
+    loss_units: int,
+    demand: Mapping[int, int],
+    unit: int,
+) -> bool:
+    """A quick witness: True if handing each unit to the demanding side that still needs more
+    meets every demand. False proves nothing (the max-flow decides then)."""
+    need = dict(demand)
+    for first, second in games:
+        for _ in range(unit):
+            taker = max(
+                (entrant for entrant in (first, second) if entrant in need),
+                key=lambda entrant: need[entrant],
+                default=None,
+            )
+            if taker is None:
+                break
+            need[taker] -= 1
+    for rival in sorted(lost_to, key=lambda rival: -need[rival]):
+        give = min(unit, loss_units, max(need[rival], 0))
+        need[rival] -= give
+        loss_units -= give
+    return all(value <= 0 for value in need.values())
+
+
+def race_certainty(
+    race: RaceInput, *, spots: int | None = None, budget: int = DEFAULT_RIVAL_SETS
+) -> dict[int, Certainty]:
+    """For every entrant, whether it has clinched one of ``spots`` places (the race's own by
+    default) or is eliminated from them, proven over every outcome of the remaining games."""
+    spots = race.spots if spots is None else spots
+    view = _Race(race)
+    result = {}
+    for entrant in race.entrants:
+        if spots >= len(race.entrants):
+            result[entrant.id] = Certainty(clinched=True, eliminated=False)
+            continue
+        eliminated = view.eliminated(entrant.id, spots, budget)
+        clinched = False if eliminated else view.clinched(entrant.id, spots, budget)
+        result[entrant.id] = Certainty(
+            clinched=clinched is True,
+            eliminated=eliminated is True,
+            decided=True in (eliminated, clinched) or (eliminated, clinched) == (False, False),
+        )
+    return result
+
+
+DEFAULT_RUNS = 10_000
+"""Simulated seasons for the odds: at 10,000 runs the 95 % interval of any chance is within
+±1 point (1.96 * sqrt(0.25 / 10,000) = 0.0098)."""
+
+
+@dataclass(frozen=True)
+class RaceLine:
+    """One entrant's race: the proofs for the playoff spots and for first place, the simulated
+    chances (0 to 1; exactly 1 once clinched and 0 once eliminated), the fewest wins that clinch
+    on its own results, and the range of final ranks seen in the middle 90 % of simulations."""
+
+    id: int
+    playoffs: Certainty
+    first: Certainty
+    playoff_chance: float
+    first_chance: float
+    wins_to_clinch: int | None
+    games_left: int
+    best_rank: int
+    worst_rank: int
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "clinched": self.playoffs.clinched,
+            "eliminated": self.playoffs.eliminated,
+            "decided": self.playoffs.decided,
+            "clinched_first": self.first.clinched,
+            "eliminated_first": self.first.eliminated,
+            "playoff_chance": round(self.playoff_chance, 4),
+            "first_chance": round(self.first_chance, 4),
+            "wins_to_clinch": self.wins_to_clinch,
+            "games_left": self.games_left,
+            "best_rank": self.best_rank,
+            "worst_rank": self.worst_rank,
+        }
+
+
+@dataclass(frozen=True)
+class RaceReport:
+    spots: int
+    runs: int
+    seed: int
+    lines: tuple[RaceLine, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict:
+        return {
+            "spots": self.spots,
+            "runs": self.runs,
+            "seed": self.seed,
+            "lines": [line.to_dict() for line in self.lines],
+        }
+
+
+def _simulate(
+    race: RaceInput,
+    probabilities: Sequence[float],
+    order: Sequence[int],
+    runs: int,
+    seed: int,
+) -> tuple[dict[int, int], dict[int, int], dict[int, list[int]]]:
+    """Play the remaining games ``runs`` times; count top-``spots`` and first-place finishes
+    and every final rank. Ties on the first measure keep the order given (the season's chain as
+    it stands), which no proof relies on."""
+    rng = random.Random(seed)
+    ids = [entrant.id for entrant in race.entrants]
+    index = {entrant: position for position, entrant in enumerate(ids)}
+    start = [entrant.units for entrant in race.entrants]
+    games = [entrant.games or 1 for entrant in race.entrants]
+    no_games = [entrant.games == 0 for entrant in race.entrants]
+    tiebreak = [0] * len(ids)
+    for position, entrant in enumerate(order):
+        tiebreak[index[entrant]] = -position
+    played = [
+        (index[first], index[second], chance)
+        for (first, second), chance in zip(race.remaining, probabilities, strict=True)
+    ]
+    unit = race.unit
+    by_pct = race.measure == "win_pct"
+    spots = race.spots
+    top = [0] * len(ids)
+    firsts = [0] * len(ids)
+    ranks = [[0] * len(ids) for _ in ids]
+    everyone = range(len(ids))
+    for _ in range(runs):
+        final = start[:]
+        for first, second, chance in played:
+            if rng.random() < chance:
+                final[first] += unit
+            else:
+                final[second] += unit
+        value = [0.0 if no_games[k] else final[k] / games[k] for k in everyone] if by_pct else final
+        ranked = sorted(everyone, key=lambda k: (value[k], tiebreak[k]), reverse=True)
+        firsts[ranked[0]] += 1
+        for rank, k in enumerate(ranked):
+            ranks[k][rank] += 1
+            if rank < spots:
+                top[k] += 1
+    return (
+        {ids[k]: top[k] for k in everyone},
+        {ids[k]: firsts[k] for k in everyone},
+        {ids[k]: ranks[k] for k in everyone},
+    )
+
+
+def _rank_range(counts: Sequence[int], runs: int) -> tuple[int, int]:
+    """The ranks (1-based) between the 5th and 95th percentiles of the simulated finishes."""
+    low_cut, high_cut = 0.05 * runs, 0.95 * runs
+    seen = 0
+    best = worst = None
+    for rank, count in enumerate(counts, start=1):
+        if count == 0:
+            continue
+        seen += count
+        if best is None and seen > low_cut:
+            best = rank
+        if worst is None and seen >= high_cut:
+            worst = rank
+    return best or 1, worst or len(counts)
+
+
+def race_report(
+    race: RaceInput,
+    *,
+    probabilities: Sequence[float] | None = None,
+    order: Sequence[int] | None = None,
+    runs: int = DEFAULT_RUNS,
+    seed: int = 0,
+    budget: int = DEFAULT_RIVAL_SETS,
+) -> RaceReport:
+    """The whole race: proofs for the playoff spots and first place, and odds from ``runs``
+    simulated seasons (seeded, so the same input gives the same odds). ``probabilities`` gives,
+    for each remaining game in order, the chance that its first entrant wins (0.5 each when
+    omitted); ``order`` is the current standing order, which breaks ties in the simulation."""
+    if probabilities is None:
+        probabilities = [0.5] * len(race.remaining)
+    if len(probabilities) != len(race.remaining):
+        raise DomainError("Give one win probability for each remaining game.")
+    if any(not 0 <= chance <= 1 for chance in probabilities):
+        raise DomainError("A win probability is between 0 and 1.")
+    if runs < 1:
+        raise DomainError("Simulate at least one season.")
+    order = list(order) if order is not None else [entrant.id for entrant in race.entrants]
+    playoffs = race_certainty(race, budget=budget)
+    first = race_certainty(race, spots=1, budget=budget) if race.spots > 1 else playoffs
+    top, firsts, ranks = _simulate(race, probabilities, order, runs, seed)
+    view = _Race(race)
+    lines = []
+    for entrant in race.entrants:
+        proven, proven_first = playoffs[entrant.id], first[entrant.id]
+        chance = top[entrant.id] / runs
+        first_chance = firsts[entrant.id] / runs
+        # The proofs hold over every outcome, so the simulation can only agree with them; they
+        # are applied anyway so that no rounding ever shows a doubt about a certainty.
+        if proven.clinched:
+            chance = 1.0
+        elif proven.eliminated:
+            chance = 0.0
+        if proven_first.clinched:
+            first_chance = 1.0
+        elif proven_first.eliminated:
+            first_chance = 0.0
+        if proven.clinched:
+            wins = 0
+        elif proven.eliminated:
+            wins = None
+        else:
+            wins = view.wins_to_clinch(entrant.id, race.spots, budget)
+        best, worst = _rank_range(ranks[entrant.id], runs)
+        lines.append(
+            RaceLine(
+                id=entrant.id,
+                playoffs=proven,
+                first=proven_first,
+                playoff_chance=chance,
+                first_chance=first_chance,
+                wins_to_clinch=wins,
+                games_left=view.left[entrant.id],
+                best_rank=best,
+                worst_rank=worst,
+            )
+        )
+    return RaceReport(spots=race.spots, runs=runs, seed=seed, lines=tuple(lines))
+
+
+def race_need(line: RaceLine, spots: int) -> str:
+    """What an entrant needs, in a plain sentence for the standings page."""
+    place = "first place" if spots == 1 else f"a top-{spots} place"
+    if line.playoffs.clinched:
+        return f"Has clinched {place}."
+    if line.playoffs.eliminated:
+        return f"Can no longer finish in {place}."
+    if not line.playoffs.decided:
+        return "Not yet decided."
+    if line.wins_to_clinch is not None:
+        games = "game" if line.games_left == 1 else "games"
+        if line.wins_to_clinch == line.games_left:
+            return f"Clinches {place} by winning its last {line.games_left} {games}."
+        return (
+            f"Clinches {place} by winning {line.wins_to_clinch} of its last "
+            f"{line.games_left} {games}."
+        )
+    return f"Can still reach {place}, but needs other results to go its way."

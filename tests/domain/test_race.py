@@ -1,0 +1,300 @@
+"""The playoff race's proofs, checked against brute force over every outcome of small leagues."""
+
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from league.errors import DomainError
+from scoring.domain.race import (
+    RaceEntrant,
+    RaceInput,
+    _simulate,
+    race_certainty,
+    race_need,
+    race_report,
+)
+
+
+def outcomes(race: RaceInput):
+    """Every way the remaining games can end, as final units per entrant."""
+    unit = race.unit
+    splits = [(unit, 0), (0, unit)] + ([(1, 1)] if race.draws_possible else [])
+    start = {entrant.id: entrant.units for entrant in race.entrants}
+    for results in itertools.product(splits, repeat=len(race.remaining)):
+        final = dict(start)
+        for (first, second), (to_first, to_second) in zip(race.remaining, results, strict=True):
+            final[first] += to_first
+            final[second] += to_second
+        yield final
+
+
+def ahead(race: RaceInput, final: dict, rival: int, subject: int) -> int:
+    """1 if rival is strictly ahead, 0 if level, -1 if behind (exact fractions for win_pct)."""
+    if race.measure == "wins":
+        a, b = final[rival], final[subject]
+    else:
+        games = {entrant.id: entrant.games for entrant in race.entrants}
+        a = final[rival] * games[subject] if games[rival] else 0
+        b = final[subject] * games[rival] if games[subject] else 0
+        if games[rival] == 0 or games[subject] == 0:
+            # A percentage of no games is 0.
+            a = 0 if games[rival] == 0 else (1 if final[rival] > 0 else 0)
+            b = 0 if games[subject] == 0 else (1 if final[subject] > 0 else 0)
+    return (a > b) - (a < b)
+
+
+def brute_force(race: RaceInput, spots: int) -> dict[int, tuple[bool, bool]]:
+    ids = [entrant.id for entrant in race.entrants]
+    clinched = dict.fromkeys(ids, True)
+    eliminated = dict.fromkeys(ids, True)
+    for final in outcomes(race):
+        for subject in ids:
+            rivals = [rival for rival in ids if rival != subject]
+            strictly = sum(ahead(race, final, rival, subject) > 0 for rival in rivals)
+            level_or_more = sum(ahead(race, final, rival, subject) >= 0 for rival in rivals)
+            if strictly < spots:
+                eliminated[subject] = False
+            if level_or_more >= spots:
+                clinched[subject] = False
+    return {entrant: (clinched[entrant], eliminated[entrant]) for entrant in ids}
+
+
+def random_race(rng: random.Random, teams: int, games: int, measure: str, draws: bool):
+    played = {entrant: rng.randint(0, 6) for entrant in range(1, teams + 1)}
+    unit = 2 if draws else 1
+    remaining = tuple(tuple(rng.sample(range(1, teams + 1), 2)) for _ in range(games))
+    left = {entrant: sum(entrant in game for game in remaining) for entrant in played}
+    entrants = tuple(
+        RaceEntrant(
+            id=entrant,
+            units=rng.randint(0, unit * played[entrant]),
+            games=played[entrant] + left[entrant],
+        )
+        for entrant in played
+    )
+    return RaceInput(entrants=entrants, remaining=remaining, measure=measure, draws_possible=draws)
+
+
+CASES = [
+    (seed, teams, games, measure, draws)
+    for seed in range(12)
+    for teams, games in ((3, 3), (4, 5), (5, 7), (6, 8))
+    for measure in ("wins", "win_pct")
+    for draws in (False, True)
+    if not (draws and games > 7)
+]
+
+
+@pytest.mark.parametrize(("seed", "teams", "games", "measure", "draws"), CASES)
+def test_certainty_matches_brute_force_for_every_cut_line(seed, teams, games, measure, draws):
+    race = random_race(random.Random(seed), teams, games, measure, draws)
+    for spots in range(1, teams):
+        expected = brute_force(race, spots)
+        proven = race_certainty(race, spots=spots)
+        for entrant, (clinched, eliminated) in expected.items():
+            certainty = proven[entrant]
+            assert certainty.decided
+            assert (certainty.clinched, certainty.eliminated) == (clinched, eliminated), (
+                f"entrant {entrant}, {spots} spots: {race}"
+            )
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    st.integers(3, 6).flatmap(
+        lambda teams: st.tuples(
+            st.just(teams),
+            st.lists(st.integers(0, 8), min_size=teams, max_size=teams),
+            st.lists(
+                st.tuples(st.integers(1, teams), st.integers(1, teams)).filter(
+                    lambda game: game[0] != game[1]
+                ),
+                max_size=7,
+            ),
+            st.integers(1, teams - 1),
+        )
+    )
+)
+def test_wins_races_match_brute_force(case):
+    _teams, units, remaining, spots = case
+    race = RaceInput(
+        entrants=tuple(RaceEntrant(id=i + 1, units=u) for i, u in enumerate(units)),
+        remaining=tuple(remaining),
+    )
+    expected = brute_force(race, spots)
+    proven = race_certainty(race, spots=spots)
+    assert {e: (c.clinched, c.eliminated) for e, c in proven.items()} == expected
+
+
+def test_the_classic_first_place_elimination_needs_the_flow():
+    # Team 4 can reach 6 wins, and no rival is past 6 on its own; but teams 1-3 still play
+    # each other twice each, 6 games, and three teams on 5, 5 and 4 wins cannot share 6 wins
+    # without one of them reaching 7.
+    race = RaceInput(
+        entrants=(
+            RaceEntrant(1, 5),
+            RaceEntrant(2, 5),
+            RaceEntrant(3, 4),
+            RaceEntrant(4, 4),
+        ),
+        remaining=((1, 2), (1, 2), (1, 3), (1, 3), (2, 3), (2, 3), (4, 1), (4, 2)),
+    )
+    assert race_certainty(race)[4] == race_certainty(race)[4].__class__(
+        clinched=False, eliminated=True
+    )
+    assert brute_force(race, 1)[4] == (False, True)
+
+
+def test_a_race_with_no_games_left_is_decided_by_the_table():
+    race = RaceInput(
+        entrants=(RaceEntrant(1, 9), RaceEntrant(2, 7), RaceEntrant(3, 7), RaceEntrant(4, 2)),
+        remaining=(),
+        spots=2,
+    )
+    proven = race_certainty(race)
+    assert proven[1].clinched and not proven[1].eliminated
+    # 2 and 3 are level for the second spot: only the tie-breaks can settle it.
+    assert not proven[2].clinched and not proven[2].eliminated
+    assert proven[4].eliminated
+
+
+def test_an_exhausted_budget_says_not_yet_decided_and_a_full_one_decides():
+    undecided = 0
+    for seed in range(40):
+        race = random_race(random.Random(seed), 6, 8, "wins", False)
+        for spots in (2, 3, 4):
+            short = race_certainty(race, spots=spots, budget=1)
+            full = race_certainty(race, spots=spots)
+            expected = brute_force(race, spots)
+            for entrant, certainty in short.items():
+                assert not (certainty.clinched and certainty.eliminated)
+                if certainty.decided:
+                    assert (certainty.clinched, certainty.eliminated) == expected[entrant]
+                else:
+                    undecided += 1
+                    assert not certainty.clinched and not certainty.eliminated
+                assert full[entrant].decided
+    assert undecided > 0
+
+
+@pytest.mark.parametrize(
+    ("entrants", "remaining", "message"),
+    [
+        ((RaceEntrant(1, 0), RaceEntrant(1, 2)), (), "once"),
+        ((RaceEntrant(1, 0), RaceEntrant(2, 2)), ((1, 3),), "between two entrants"),
+        ((RaceEntrant(1, 0), RaceEntrant(2, 2)), ((1, 1),), "between two entrants"),
+    ],
+)
+def test_bad_input_is_refused(entrants, remaining, message):
+    with pytest.raises(DomainError, match=message):
+        RaceInput(entrants=entrants, remaining=remaining)
+
+
+def brute_wins_to_clinch(race: RaceInput, subject: int, spots: int) -> int | None:
+    """The fewest wins in its own remaining games after which every outcome keeps the subject
+    in the spots."""
+    games = [game for game in race.remaining if subject in game]
+    unit = race.unit
+    for wins in range(len(games) + 1):
+        safe = True
+        for final in outcomes(race):
+            start = next(entrant.units for entrant in race.entrants if entrant.id == subject)
+            if final[subject] - start < unit * wins:
+                continue
+            rivals = [entrant.id for entrant in race.entrants if entrant.id != subject]
+            if sum(ahead(race, final, rival, subject) >= 0 for rival in rivals) >= spots:
+                safe = False
+                break
+        if safe:
+            return wins
+    return None
+
+
+@pytest.mark.parametrize(("seed", "teams", "games", "measure", "draws"), CASES[::3])
+def test_wins_to_clinch_matches_brute_force(seed, teams, games, measure, draws):
+    from scoring.domain.race import _Race
+
+    race = random_race(random.Random(seed), teams, games, measure, draws)
+    view = _Race(race)
+    for spots in range(1, teams):
+        for entrant in race.entrants:
+            assert view.wins_to_clinch(entrant.id, spots, 10_000) == brute_wins_to_clinch(
+                race, entrant.id, spots
+            ), (entrant.id, spots, race)
+
+
+def forty_teams(seed: int = 1) -> RaceInput:
+    rng = random.Random(seed)
+    ids = list(range(1, 41))
+    remaining = []
+    for _night in range(10):
+        rng.shuffle(ids)
+        remaining += [(ids[i], ids[i + 1]) for i in range(0, 40, 2)]
+    entrants = tuple(RaceEntrant(i, rng.randint(3, 15), 30) for i in range(1, 41))
+    return RaceInput(entrants=entrants, remaining=tuple(remaining), spots=8)
+
+
+def test_odds_are_seeded_and_stable_to_a_point():
+    race = random_race(random.Random(5), 6, 8, "wins", False)
+    race = RaceInput(entrants=race.entrants, remaining=race.remaining, spots=2)
+    one = race_report(race, seed=1)
+    assert race_report(race, seed=1) == one
+    other = race_report(race, seed=2)
+    for a, b in zip(one.lines, other.lines, strict=True):
+        assert abs(a.playoff_chance - b.playoff_chance) <= 0.02
+        assert abs(a.first_chance - b.first_chance) <= 0.02
+    assert sum(line.first_chance for line in one.lines) == pytest.approx(1.0)
+    assert sum(line.playoff_chance for line in one.lines) == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_simulated_seasons_never_contradict_a_proof(seed):
+    race = random_race(random.Random(seed), 6, 7, "win_pct" if seed % 2 else "wins", seed % 3 == 0)
+    race = RaceInput(
+        entrants=race.entrants,
+        remaining=race.remaining,
+        measure=race.measure,
+        draws_possible=race.draws_possible,
+        spots=1 + seed % 3,
+    )
+    rng = random.Random(seed)
+    chances = [rng.random() for _ in race.remaining]
+    top, _firsts, _ranks = _simulate(race, chances, [e.id for e in race.entrants], 2_000, seed)
+    proven = race_certainty(race)
+    for entrant, certainty in proven.items():
+        if certainty.clinched:
+            assert top[entrant] == 2_000
+        if certainty.eliminated:
+            assert top[entrant] == 0
+
+
+def test_a_forty_team_race_is_fully_decided_and_consistent():
+    race = forty_teams()
+    report = race_report(race, runs=2_000)
+    for line in report.lines:
+        assert line.playoffs.decided
+        assert 1 <= line.best_rank <= line.worst_rank <= 40
+        if line.wins_to_clinch is not None:
+            assert 0 <= line.wins_to_clinch <= line.games_left
+
+
+def test_the_sentences_say_what_each_entrant_needs():
+    race = RaceInput(
+        entrants=(RaceEntrant(1, 9), RaceEntrant(2, 6), RaceEntrant(3, 5), RaceEntrant(4, 1)),
+        remaining=((1, 2), (2, 3), (3, 1), (2, 4)),
+        spots=2,
+    )
+    lines = {line.id: line for line in race_report(race, runs=500).lines}
+    assert race_need(lines[1], 2) == "Has clinched a top-2 place."
+    assert race_need(lines[4], 2) == "Can no longer finish in a top-2 place."
+    # Team 2 (6 wins, 3 left) is safe with 2 more wins: 8, which team 3 (at most 7) cannot reach.
+    assert lines[2].wins_to_clinch == 2
+    assert race_need(lines[2], 2) == "Clinches a top-2 place by winning 2 of its last 3 games."
+    # Team 3 winning both (7) still trails team 2 if team 2 beats team 4 and loses only to 3 (8).
+    assert lines[3].wins_to_clinch is None
+    assert race_need(lines[3], 2) == (
+        "Can still reach a top-2 place, but needs other results to go its way."
+    )
