@@ -52,11 +52,17 @@ from itertools import combinations
 from typing import Literal
 
 import networkx as nx
+from networkx.algorithms.flow import boykov_kolmogorov
 
 from league.errors import DomainError
 
 Measure = Literal["wins", "win_pct"]
 MEASURES: tuple[Measure, ...] = ("wins", "win_pct")
+
+DEFAULT_NEEDS_SETS = 1_000
+"""The sets of rivals the search for the fewest wins that clinch may try for the whole report,
+shared out among the entrants still in the race (it asks the clinch question once per candidate
+count of wins); past it a sentence claims only what was proven."""
 
 DEFAULT_RIVAL_SETS = 5_000
 """How many sets of rivals the exact search may try for one entrant and one cut line before it
@@ -179,7 +185,7 @@ class _Race:
                 graph.add_edge(("entrant", entrant), "sink", capacity=capacity)
         if not graph.has_node("sink"):
             return 0
-        value, _ = nx.maximum_flow(graph, "source", "sink")
+        value, _ = nx.maximum_flow(graph, "source", "sink", flow_func=boykov_kolmogorov)
         return value
 
     def eliminated(self, subject: int, spots: int, budget: int) -> bool | None:
@@ -206,9 +212,21 @@ class _Race:
         base = {
             rival: caps[rival] - self.by_id[rival].units for rival in rivals if rival not in already
         }
-        # Rivals whose caps bind hardest are the likeliest to be released: try them first.
-        contested.sort(key=lambda rival: base[rival] - (self.most(rival) - self.by_id[rival].units))
-        for tried, released in enumerate(combinations(contested, free)):
+        flow_capped = self._flow(games, base)
+        if flow_capped == needed:
+            return False
+        # Releasing a rival adds at most its ``excess`` to any flow: the units of its games beyond
+        # its cap. So a set of rivals whose excesses cannot cover the shortfall need not be tried,
+        # and when even the largest excesses cannot, the subject is out without any search.
+        unit = self.race.unit
+        excess = {
+            rival: max(0, unit * sum(rival in game for game in games) - base[rival])
+            for rival in contested
+        }
+        contested.sort(key=lambda rival: -excess[rival])
+        for tried, released in enumerate(
+            _covering_sets(contested, [excess[r] for r in contested], free, needed - flow_capped)
+        ):
             if tried >= budget:
                 return None
             capacities = {rival: cap for rival, cap in base.items() if rival not in released}
@@ -291,24 +309,52 @@ class _Race:
             graph.add_edge(("entrant", entrant), "sink", capacity=need)
         if not graph.has_node("source"):
             return 0
-        value, _ = nx.maximum_flow(graph, "source", "sink")
+        value, _ = nx.maximum_flow(graph, "source", "sink", flow_func=boykov_kolmogorov)
         return value
 
-    def wins_to_clinch(self, subject: int, spots: int, budget: int) -> int | None:
-        """The fewest of its remaining games the subject must win to clinch whatever else
-        happens (0 once clinched); None when even winning them all leaves it to other results,
-        or when the search could not prove it."""
+    def wins_to_clinch(self, subject: int, spots: int, budget: int) -> tuple[int | None, bool]:
+        """How many of its remaining games the subject must win to clinch whatever else happens
+        (0 once clinched), and whether that is proven to be the fewest. ``(None, True)``: even
+        winning them all leaves it to other results; ``(None, False)``: not proven either way.
+        A count whose smaller neighbours the search could not settle is still a proven clinch,
+        only perhaps not the fewest."""
         # Each extra win only helps, so the fewest is found by bisection.
         low, high = 0, self.left[subject]
-        if self.clinched(subject, spots, budget, wins=high) is not True:
-            return None
+        at_most = self.clinched(subject, spots, budget, wins=high)
+        if at_most is not True:
+            return None, at_most is False
+        fewest = True
         while low < high:
             middle = (low + high) // 2
-            if self.clinched(subject, spots, budget, wins=middle) is True:
+            proven = self.clinched(subject, spots, budget, wins=middle)
+            if proven is True:
                 high = middle
             else:
+                fewest = fewest and proven is False
                 low = middle + 1
-        return low
+        return low, fewest
+
+
+def _covering_sets(items: Sequence[int], sizes: Sequence[int], count: int, shortfall: int):
+    """Every set of ``count`` items whose sizes add up to at least ``shortfall``, the items given
+    largest size first; branches that cannot reach the shortfall are cut."""
+    prefix = [0]
+    for size in sizes:
+        prefix.append(prefix[-1] + size)
+
+    def extend(start: int, left: int, total: int, chosen: tuple[int, ...]):
+        if left == 0:
+            if total >= shortfall:
+                yield chosen
+            return
+        for position in range(start, len(items) - left + 1):
+            if total + prefix[position + left] - prefix[position] < shortfall:
+                return
+            yield from extend(
+                position + 1, left - 1, total + sizes[position], (*chosen, items[position])
+            )
+
+    yield from extend(0, count, 0, ())
 
 
 def _greedy_fits(
@@ -396,6 +442,7 @@ class RaceLine:
     playoff_chance: float
     first_chance: float
     wins_to_clinch: int | None
+    needs_help: bool
     games_left: int
     best_rank: int
     worst_rank: int
@@ -411,6 +458,7 @@ class RaceLine:
             "playoff_chance": round(self.playoff_chance, 4),
             "first_chance": round(self.first_chance, 4),
             "wins_to_clinch": self.wins_to_clinch,
+            "needs_help": self.needs_help,
             "games_left": self.games_left,
             "best_rank": self.best_rank,
             "worst_rank": self.worst_rank,
@@ -508,6 +556,7 @@ def race_report(
     runs: int = DEFAULT_RUNS,
     seed: int = 0,
     budget: int = DEFAULT_RIVAL_SETS,
+    needs_budget: int = DEFAULT_NEEDS_SETS,
 ) -> RaceReport:
     """The whole race: proofs for the playoff spots and first place, and odds from ``runs``
     simulated seasons (seeded, so the same input gives the same odds). ``probabilities`` gives,
@@ -526,6 +575,8 @@ def race_report(
     first = race_certainty(race, spots=1, budget=budget) if race.spots > 1 else playoffs
     top, firsts, ranks = _simulate(race, probabilities, order, runs, seed)
     view = _Race(race)
+    open_race = sum(not (proof.clinched or proof.eliminated) for proof in playoffs.values())
+    needs_each = max(5, needs_budget // max(1, open_race))
     lines = []
     for entrant in race.entrants:
         proven, proven_first = playoffs[entrant.id], first[entrant.id]
@@ -542,11 +593,12 @@ def race_report(
         elif proven_first.eliminated:
             first_chance = 0.0
         if proven.clinched:
-            wins = 0
+            wins, needs_help = 0, False
         elif proven.eliminated:
-            wins = None
+            wins, needs_help = None, False
         else:
-            wins = view.wins_to_clinch(entrant.id, race.spots, budget)
+            wins, _fewest = view.wins_to_clinch(entrant.id, race.spots, needs_each)
+            needs_help = wins is None and _fewest
         best, worst = _rank_range(ranks[entrant.id], runs)
         lines.append(
             RaceLine(
@@ -556,6 +608,7 @@ def race_report(
                 playoff_chance=chance,
                 first_chance=first_chance,
                 wins_to_clinch=wins,
+                needs_help=needs_help,
                 games_left=view.left[entrant.id],
                 best_rank=best,
                 worst_rank=worst,
@@ -581,4 +634,6 @@ def race_need(line: RaceLine, spots: int) -> str:
             f"Clinches {place} by winning {line.wins_to_clinch} of its last "
             f"{line.games_left} {games}."
         )
-    return f"Can still reach {place}, but needs other results to go its way."
+    if line.needs_help:
+        return f"Can still reach {place}, but needs other results to go its way."
+    return f"Can still reach {place}."

@@ -221,9 +221,12 @@ def test_wins_to_clinch_matches_brute_force(seed, teams, games, measure, draws):
     view = _Race(race)
     for spots in range(1, teams):
         for entrant in race.entrants:
-            assert view.wins_to_clinch(entrant.id, spots, 10_000) == brute_wins_to_clinch(
-                race, entrant.id, spots
-            ), (entrant.id, spots, race)
+            expected = brute_wins_to_clinch(race, entrant.id, spots)
+            assert view.wins_to_clinch(entrant.id, spots, 10_000) == (expected, True), (
+                entrant.id,
+                spots,
+                race,
+            )
 
 
 def forty_teams(seed: int = 1) -> RaceInput:
@@ -295,6 +298,7 @@ def test_the_sentences_say_what_each_entrant_needs():
     assert race_need(lines[2], 2) == "Clinches a top-2 place by winning 2 of its last 3 games."
     # Team 3 winning both (7) still trails team 2 if team 2 beats team 4 and loses only to 3 (8).
     assert lines[3].wins_to_clinch is None
+    assert lines[3].needs_help
     assert race_need(lines[3], 2) == (
         "Can still reach a top-2 place, but needs other results to go its way."
     )
