@@ -24,6 +24,7 @@ from league.domain.rules import GameLength
 from league.domain.rules import Rulebook as RulebookRules
 from league.errors import ConflictError, DomainError
 from league.models import Player, Rulebook, Season, Team
+from scoring import jobs
 from scoring.domain.engine import (
     GameState,
     HandFacts,
@@ -639,8 +640,6 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
     Refused, with nothing written, when a hand already recorded is impossible under the new rules
     (a thrown-in hand when stick the dealer is turned on, a lone defender no longer allowed).
     """
-    from scoring.tasks import rederive_season_points
-
     current = season.rulebook
     rules = RulebookRules.from_options({**current.options, **options})
     if rules == rulebook_rules(current):
@@ -686,7 +685,7 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
             before={"rulebook": current.pk, "version": current.version, "options": current.options},
             after={"rulebook": new.pk, "version": new.version, "options": new.options},
         )
-        transaction.on_commit(lambda: rederive_season_points.delay(season_id))
+        transaction.on_commit(lambda: jobs.send_points_rederive(season_id))
     season.refresh_from_db()
     return new
 
