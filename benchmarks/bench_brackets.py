@@ -84,10 +84,11 @@ def run() -> None:
     from league.models import Player, Team
     from scoring import services as scoring_services
     from scoring.models import Game
+    from scoring.services import game_state
     from tournaments.models import Bracket, BracketMatchGame
     from tournaments.services import brackets
 
-    scoring_services.enqueue_standings = lambda season_id: None  # see the module docstring
+    game_state.enqueue_standings = lambda season_id: None  # see the module docstring
     print(f"database: {connection.vendor}; {TEAMS} teams, double elimination with a reset")
 
     user = get_user_model().objects.create_user("bench", password=uuid.uuid4().hex)

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from league.errors import DomainError
 from league.models import Player, Season, Team
+from scoring import jobs
 from scoring.domain.ratings import compute_ratings
 from scoring.domain.standings import GameRecord, SeasonRules, SideTally, compute_standings
 from scoring.domain.stats import HandTotals, player_stats, side_tallies, team_stats
@@ -40,11 +41,9 @@ def _pending_key(season_id: int) -> str:
 
 def standings_recompute_soon(season_id: int) -> bool:
     """Queue a recompute unless one is already queued; say whether this call queued it."""
-    from scoring.tasks import recompute_season_standings
-
     if not cache.add(_pending_key(season_id), 1, timeout=PENDING_SECONDS):
         return False
-    recompute_season_standings.apply_async((season_id,), countdown=COALESCE_COUNTDOWN)
+    jobs.send_standings_recompute(season_id, countdown=COALESCE_COUNTDOWN)
     return True
 
 

@@ -5,6 +5,9 @@
   coalesced; see scoring.standings).
 - ``scoring.sweep_stale_seasons`` (beat): find seasons a lost message left stale and fix them, so a
   worker or broker that was down loses nothing.
+
+The tasks import the services; the services never import the tasks: they send these jobs by name
+through ``scoring.jobs``, so a task's ``name=`` here and its constant there must agree.
 """
 
 from celery import shared_task

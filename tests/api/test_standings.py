@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from league.models import Player, Season, Team
 from scoring import services
 from scoring.models import StandingSnapshot
-from scoring.standings import season_standings_recompute
+from scoring.standings import COALESCE_COUNTDOWN, season_standings_recompute
 from tests.factories import GameFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
@@ -77,14 +77,16 @@ def test_a_burst_of_hands_queues_one_recompute(
     from scoring.tasks import recompute_season_standings
 
     monkeypatch.setattr(
-        recompute_season_standings, "apply_async", lambda args, countdown: queued.append(args)
+        recompute_season_standings,
+        "apply_async",
+        lambda args=None, kwargs=None, **options: queued.append((tuple(args), options)),
     )
     season, (first, second, _third) = team_season(league)
     game = team_game(season, first, second)
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(5):
             services.hand_record(game=game, data=services.HandInput(makers="A", tricks_won=3))
-    assert queued == [(season.pk,)]
+    assert queued == [((season.pk,), {"countdown": COALESCE_COUNTDOWN})]
 
 
 def test_recompute_is_idempotent_and_never_goes_back(league):

@@ -15,7 +15,6 @@ from collections import defaultdict
 import pytest
 from openskill.models import PlackettLuce
 
-from scoring.domain import standings as standings_module
 from scoring.domain.ratings import MODELS, ORDINAL_Z, Prior, RatingSettings, compute_ratings
 from scoring.domain.standings import (
     SIDES,
@@ -25,6 +24,9 @@ from scoring.domain.standings import (
     SideTally,
     compute_standings,
 )
+from scoring.domain.standings import compute as standings_compute
+from scoring.domain.standings import records as standings_records
+from scoring.domain.standings import tiebreaks as standings_tiebreaks
 from scoring.domain.stats import (
     HandRecord,
     HandTotals,
@@ -489,8 +491,8 @@ def reference_entries(games, byes, rules):
 
 
 def reference_fold(entries, rules):
-    record = standings_module._Record(games_in_season=sum(1 for e in entries if e.counts_as_game))
-    counted, record.nights_counted, record.nights_dropped = standings_module._counted(
+    record = standings_records._Record(games_in_season=sum(1 for e in entries if e.counts_as_game))
+    counted, record.nights_counted, record.nights_dropped = standings_records._counted(
         entries, rules
     )
     for entry in counted:
@@ -557,9 +559,9 @@ RULES = [
 def test_standings_equal_the_plain_fold(monkeypatch, seed, rules, teams):
     games, _hands, byes = random_season(seed, teams=teams)
     fast = compute_standings(games, rules, byes=byes).to_dict()
-    monkeypatch.setattr(standings_module, "_entries", reference_entries)
-    monkeypatch.setattr(standings_module, "_fold", reference_fold)
-    monkeypatch.setattr(standings_module, "_buchholz", reference_buchholz)
+    monkeypatch.setattr(standings_compute, "_entries", reference_entries)
+    monkeypatch.setattr(standings_compute, "_fold", reference_fold)
+    monkeypatch.setattr(standings_tiebreaks, "_buchholz", reference_buchholz)
     plain = compute_standings(games, rules, byes=byes).to_dict()
     assert fast == plain
     assert len(fast["rows"]) == (6 if teams else 10)

@@ -1,0 +1,102 @@
+"""How a season ranks: the tie-break measures a season may choose, and :class:`SeasonRules`
+(the chain, best nights, the minimum of games, forfeit points, what a bye is worth, the coin-flip
+seed). The words are defined in :mod:`scoring.domain.standings`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from league.errors import DomainError
+
+MEASURE_LABELS: dict[str, str] = {
+    "win_pct": "win percentage",
+    "wins": "wins",
+    "points_for": "points for",
+    "point_diff": "point difference",
+    "head_to_head": "head-to-head",
+    "marches": "marches",
+    "loners_made": "loners made",
+    "euchres_inflicted": "euchres inflicted",
+    "buchholz": "opponents' strength",
+    "coin_flip": "coin flip",
+}
+"""Every tie-break a season can choose, by name, with the words shown to people."""
+
+DEFAULT_TIEBREAKS: tuple[str, ...] = ("win_pct", "head_to_head", "point_diff", "points_for")
+BYE_VALUES = ("nothing", "fixed", "average")
+NIGHT_ORDERS = ("wins", "points")
+
+_PRECISION = 9
+"""Decimal places at which two measured values count as equal (sums of rounded bye averages)."""
+
+
+@dataclass(frozen=True)
+class SeasonRules:
+    """How a season ranks its entrants; see the module docstring for every word.
+
+    ``tiebreaks`` may end with ``coin_flip``; if it does not, the coin flip is appended.
+    """
+
+    tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
+    count_best_nights: int | None = None
+    best_nights_by: Literal["wins", "points"] = "wins"
+    min_games: int = 0
+    forfeit_points_to_winner: int = 10
+    forfeit_points_to_forfeiter: int = 0
+    forfeit_counts_as_game: bool = True
+    bye_value: Literal["nothing", "fixed", "average"] = "nothing"
+    bye_points: int | float = 0
+    bye_counts_as_win: bool = False
+    coin_flip_seed: int = 0
+
+    def __post_init__(self) -> None:
+        chain = tuple(self.tiebreaks)
+        object.__setattr__(self, "tiebreaks", chain)
+        choices = ", ".join(f"{label} ({name})" for name, label in MEASURE_LABELS.items())
+        for name in chain:
+            if name not in MEASURE_LABELS:
+                raise DomainError(
+                    f'"{name}" is not a tie-break; choose from {choices}',
+                    field="tiebreaks",
+                    code="unknown_tiebreak",
+                )
+        repeated = sorted({name for name in chain if chain.count(name) > 1})
+        if repeated:
+            raise DomainError(
+                f"each tie-break can be used once; {', '.join(repeated)} is repeated",
+                field="tiebreaks",
+            )
+        if not [name for name in chain if name != "coin_flip"]:
+            raise DomainError(
+                "choose at least one measure to rank by before the coin flip", field="tiebreaks"
+            )
+        if "coin_flip" in chain and chain[-1] != "coin_flip":
+            raise DomainError("the coin flip can only be the last tie-break", field="tiebreaks")
+        if self.count_best_nights is not None and self.count_best_nights < 1:
+            raise DomainError(
+                "count at least one night, or leave it empty to count them all",
+                field="count_best_nights",
+            )
+        if self.best_nights_by not in NIGHT_ORDERS:
+            raise DomainError(
+                'best nights are chosen by "wins" or "points"', field="best_nights_by"
+            )
+        if self.min_games < 0:
+            raise DomainError("the minimum of games cannot be negative", field="min_games")
+        if self.bye_value not in BYE_VALUES:
+            raise DomainError(
+                'a bye is worth "nothing", a "fixed" amount or the "average"', field="bye_value"
+            )
+        if self.bye_value == "nothing" and (self.bye_points or self.bye_counts_as_win):
+            raise DomainError("a bye worth nothing gives no points and no win", field="bye_points")
+        if self.bye_value == "average" and self.bye_points:
+            raise DomainError("a bye worth the average takes no fixed points", field="bye_points")
+
+    @property
+    def chain(self) -> tuple[str, ...]:
+        """The tie-breaks in order, always ending with the coin flip."""
+        if self.tiebreaks[-1] == "coin_flip":
+            return self.tiebreaks
+        return (*self.tiebreaks, "coin_flip")

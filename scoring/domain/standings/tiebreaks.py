@@ -1,0 +1,193 @@
+"""The tie-break chain at work: each measure's value per entrant (Buchholz, the recorded coin
+flip, head-to-head within a tied group) and the recursive split of a tied group, best first,
+remembering the decision that placed each entrant. The words are defined in
+:mod:`scoring.domain.standings`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from scoring.domain.standings.explain import _Decision, _name_list, _shown_pair, record_shown
+from scoring.domain.standings.explain import reason as decision_reason
+from scoring.domain.standings.records import _Record
+from scoring.domain.standings.rules import _PRECISION, SeasonRules
+
+
+def _buchholz(records: dict[int, _Record]) -> dict[int, float]:
+    score = {entrant: record.score for entrant, record in records.items()}.__getitem__
+    return {
+        entrant: sum(
+            [sum(map(score, opponents)) / len(opponents) for opponents, _ in record.meetings]
+        )
+        for entrant, record in records.items()
+    }
+
+
+def coin_flip_draw(seed: int, entrant: int) -> int:
+    """The entrant's recorded coin-flip number under ``seed`` (higher goes first).
+
+    SHA-256 of ``"seed:entrant"``, first 48 bits: the same everywhere, safe in JSON.
+    """
+    digest = hashlib.sha256(f"{seed}:{entrant}".encode()).hexdigest()
+    return int(digest[:12], 16)
+
+
+@dataclass
+class _HeadToHead:
+    wins: dict[int, int]
+    losses: dict[int, int]
+    draws: dict[int, int]
+    beat: dict[int, set[int]]
+    met: bool
+
+    def balance(self, entrant: int) -> int:
+        return self.wins[entrant] - self.losses[entrant]
+
+    def shown(self, entrant: int) -> str:
+        return record_shown(self.wins[entrant], self.losses[entrant], self.draws[entrant])
+
+    def has_cycle(self) -> bool:
+        """Whether "beat on balance" among the group goes round in a circle.
+
+        Kahn's topological sort: entrants nobody beat are peeled off one by one; if some are
+        left, each of them was beaten by another one left, so the results go round in a circle.
+        """
+        beaten_by = dict.fromkeys(self.beat, 0)
+        for losers in self.beat.values():
+            for loser in losers:
+                beaten_by[loser] += 1
+        unbeaten = [entrant for entrant, count in beaten_by.items() if count == 0]
+        peeled = 0
+        while unbeaten:
+            peeled += 1
+            for loser in self.beat[unbeaten.pop()]:
+                beaten_by[loser] -= 1
+                if beaten_by[loser] == 0:
+                    unbeaten.append(loser)
+        return peeled < len(self.beat)
+
+
+class _Ranker:
+    """Orders a group of entrants by the chain, remembering why each one sits where it does."""
+
+    def __init__(self, records: dict[int, _Record], rules: SeasonRules, names: Mapping[int, str]):
+        self.records = records
+        self.rules = rules
+        self.names = names
+        self.chain = rules.chain
+        buchholz = _buchholz(records)
+        self.buchholz = buchholz
+        self.values: dict[str, dict[int, Any]] = {
+            "win_pct": {e: r.win_pct for e, r in records.items()},
+            "wins": {e: r.wins for e, r in records.items()},
+            "points_for": {e: r.points_for for e, r in records.items()},
+            "point_diff": {e: r.points_for - r.points_against for e, r in records.items()},
+            "marches": {e: r.marches for e, r in records.items()},
+            "loners_made": {e: r.loners_made for e, r in records.items()},
+            "euchres_inflicted": {e: r.euchres_inflicted for e, r in records.items()},
+            "buchholz": buchholz,
+            "coin_flip": {e: coin_flip_draw(rules.coin_flip_seed, e) for e in records},
+        }
+        self.head_to_head_shown: dict[int, str] = {}
+
+    def name(self, entrant: int) -> str:
+        return self.names.get(entrant, f"#{entrant}")
+
+    def names_of(self, group: list[int]) -> str:
+        return _name_list([self.name(e) for e in group])
+
+    def head_to_head(self, group: list[int]) -> _HeadToHead:
+        members = set(group)
+        wins = dict.fromkeys(group, 0)
+        losses = dict.fromkeys(group, 0)
+        draws = dict.fromkeys(group, 0)
+        net: dict[tuple[int, int], float] = defaultdict(float)
+        met = False
+        for entrant in group:
+            for opponents, result in self.records[entrant].meetings:
+                for opponent in opponents:
+                    if opponent not in members:
+                        continue
+                    met = True
+                    if result == 1.0:
+                        wins[entrant] += 1
+                        net[entrant, opponent] += 1
+                    elif result == 0.0:
+                        losses[entrant] += 1
+                        net[entrant, opponent] -= 1
+                    else:
+                        draws[entrant] += 1
+        beat: dict[int, set[int]] = {e: set() for e in group}
+        for (winner, loser), margin in net.items():
+            if margin > 0:
+                beat[winner].add(loser)
+        h2h = _HeadToHead(wins, losses, draws, beat, met)
+        for entrant in group:
+            self.head_to_head_shown[entrant] = h2h.shown(entrant)
+        return h2h
+
+    def head_to_head_note(self, group: list[int], h2h: _HeadToHead) -> str:
+        """Why head-to-head could not split ``group``."""
+        if not h2h.met:
+            if len(group) == 2:
+                return f"{self.names_of(group)} have not met"
+            return f"no head-to-head games among {self.names_of(group)}"
+        if len(group) > 2 and h2h.has_cycle():
+            return f"head-to-head is a cycle among {self.names_of(group)}"
+        if len(group) == 2:
+            return f"level on head-to-head ({h2h.shown(group[0])})"
+        return f"level on head-to-head among {self.names_of(group)}"
+
+    def order(self, group: list[int]) -> list[tuple[int, _Decision | None]]:
+        """``group`` best first, each entrant with how it was separated from the one above."""
+        notes: list[str] = []
+        for measure in self.chain:
+            if measure == "coin_flip":
+                break
+            if measure == "head_to_head":
+                h2h = self.head_to_head(group)
+                keys = {e: h2h.balance(e) for e in group}
+                shown = {e: h2h.shown(e) for e in group}
+            else:
+                values = self.values[measure]
+                keys = {e: round(values[e], _PRECISION) for e in group}
+                shown = values
+            buckets: dict[Any, list[int]] = defaultdict(list)
+            for entrant in sorted(group):
+                buckets[keys[entrant]].append(entrant)
+            if len(buckets) == 1:
+                if measure == "head_to_head":
+                    notes.append(self.head_to_head_note(group, h2h))
+                continue
+            ordered: list[tuple[int, _Decision | None]] = []
+            for key in sorted(buckets, reverse=True):
+                bucket = buckets[key]
+                placed = self.order(bucket) if len(bucket) > 1 else [(bucket[0], None)]
+                if ordered:
+                    above = ordered[-1][0]
+                    first = placed[0][0]
+                    own_value, above_value = _shown_pair(measure, shown[first], shown[above])
+                    decision = _Decision(
+                        measure, above, own_value, above_value, len(group), list(notes)
+                    )
+                    placed[0] = (first, decision)
+                ordered.extend(placed)
+            return ordered
+        draws = self.values["coin_flip"]
+        ordered_by_flip = sorted(group, key=lambda e: (-draws[e], e))
+        placed = [(ordered_by_flip[0], None)]
+        for above, entrant in pairwise(ordered_by_flip):
+            placed.append((entrant, _Decision("coin_flip", above, "", "", len(group), notes)))
+        return placed
+
+    def reason(self, decision: _Decision, *, ahead_of: int | None = None) -> str:
+        """The decision in words (:func:`scoring.domain.standings.explain.reason`)."""
+        return decision_reason(
+            decision, name=self.name, coin_flip_seed=self.rules.coin_flip_seed, ahead_of=ahead_of
+        )

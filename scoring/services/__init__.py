@@ -1,0 +1,67 @@
+"""Services that write games and hands. They own the transactions; nothing else writes these rows.
+
+Every write follows the same pattern: lock the game row, read its counting hands, ask the scoring
+engine, write facts and derived points together, raise the season's ``results_version`` with
+``F()``, and after commit enqueue the standings recompute (and send ``game_finished`` when the game
+ended). Uniqueness lives in the database (one counting hand number per game, one client key per
+hand), so two captains at one table or a phone that retries can never record a hand twice.
+
+The services by what they write:
+
+- :mod:`~scoring.services.hand_facts`: a hand's facts as submitted, and the answer a write gives;
+- :mod:`~scoring.services.game_state`: the steps every write of a game shares;
+- :mod:`~scoring.services.hands`: hand entry (record, undo, correct);
+- :mod:`~scoring.services.games`: a game's life (create, final score, confirm, dispute, void);
+- :mod:`~scoring.services.season_rules`: a season's rulebook change and the re-derivation.
+
+Callers import this package (``from scoring import services``); every service is named here.
+"""
+
+from scoring.services.game_state import (
+    RESULT_CHANGES,
+    enqueue_standings,
+    game_rules,
+    rulebook_rules,
+)
+from scoring.services.games import (
+    game_confirm,
+    game_create,
+    game_dispute,
+    game_record_final_score,
+    game_reissue_captain_token,
+    game_settle_dispute,
+    game_void,
+)
+from scoring.services.hand_facts import (
+    FACT_FIELDS,
+    HandInput,
+    HandResult,
+    engine_facts_without_table,
+    hand_input_of,
+)
+from scoring.services.hands import hand_correct, hand_record, hand_undo
+from scoring.services.season_rules import season_change_rules, season_rederive_points
+
+__all__ = [
+    "FACT_FIELDS",
+    "RESULT_CHANGES",
+    "HandInput",
+    "HandResult",
+    "engine_facts_without_table",
+    "enqueue_standings",
+    "game_confirm",
+    "game_create",
+    "game_dispute",
+    "game_record_final_score",
+    "game_reissue_captain_token",
+    "game_rules",
+    "game_settle_dispute",
+    "game_void",
+    "hand_correct",
+    "hand_input_of",
+    "hand_record",
+    "hand_undo",
+    "rulebook_rules",
+    "season_change_rules",
+    "season_rederive_points",
+]
