@@ -86,7 +86,9 @@ def run() -> None:
     from scoring.models import Game
     from scoring.services import game_state
     from tournaments.models import Bracket, BracketMatchGame
-    from tournaments.services import brackets
+    from tournaments.selectors.brackets import bracket_summary
+    from tournaments.services.brackets import advance
+    from tournaments.services.brackets.create import bracket_create, bracket_publish
 
     game_state.enqueue_standings = lambda season_id: None  # see the module docstring
     print(f"database: {connection.vendor}; {TEAMS} teams, double elimination with a reset")
@@ -108,14 +110,14 @@ def run() -> None:
     )
 
     started = time.perf_counter()
-    bracket = brackets.bracket_create(
+    bracket = bracket_create(
         season=season, user=user, kind="double", grand_final_reset=True, teams=teams
     )
     created = time.perf_counter() - started
     started = time.perf_counter()
     connection.queries_log.clear()
     with CaptureQueriesContext(connection) as publish_queries:
-        brackets.bracket_publish(bracket=bracket, user=user)
+        bracket_publish(bracket=bracket, user=user)
     published = time.perf_counter() - started
     print(
         f"create: {bracket.matches.count()} matches in {created:.2f} s; publish: "
@@ -125,7 +127,7 @@ def run() -> None:
 
     advance_times: list[float] = []
     advance_queries: list[int] = []
-    original_advance = brackets.bracket_advance
+    original_advance = advance.bracket_advance
 
     def measured_advance(*, game_id):
         connection.queries_log.clear()  # the log holds 9,000 queries; the count needs room
@@ -136,7 +138,7 @@ def run() -> None:
         advance_queries.append(len(queries))
         return result
 
-    brackets.bracket_advance = measured_advance
+    advance.bracket_advance = measured_advance
     rng = random.Random(SEED)
     game_times: list[float] = []
     started = time.perf_counter()
@@ -159,10 +161,10 @@ def run() -> None:
             scoring_services.game_record_final_score(game=game, score_a=score[0], score_b=score[1])
             game_times.append((time.perf_counter() - began) * 1000)
     total = time.perf_counter() - started
-    brackets.bracket_advance = original_advance
+    advance.bracket_advance = original_advance
 
     bracket = Bracket.objects.get(pk=bracket.pk)
-    summary = brackets.bracket_summary(bracket=bracket)
+    summary = bracket_summary(bracket=bracket)
     print(
         f"played: {len(game_times)} games in {total:.1f} s; bracket {bracket.status}, "
         f"champion {summary.champion}"

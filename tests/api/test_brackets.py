@@ -237,7 +237,7 @@ def test_a_finished_game_moves_its_winner_on_and_the_final_crowns_a_champion(
 
 
 def test_the_advance_is_idempotent(published, django_capture_on_commit_callbacks):
-    from tournaments.services.brackets import bracket_advance
+    from tournaments.services.brackets.advance import bracket_advance
 
     data = published()
     game = match_game(data["id"], "W1-1")

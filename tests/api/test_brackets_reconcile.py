@@ -16,7 +16,7 @@ from scoring.models import Game
 from scoring.signals import game_finished
 from tournaments import tasks
 from tournaments.models import Bracket, BracketCorrection, BracketMatch, BracketMatchGame
-from tournaments.services.brackets import bracket_summary
+from tournaments.selectors.brackets import bracket_summary
 
 from .test_brackets import bracket_rows, by_code, finish, make_teams, match_game, seats
 

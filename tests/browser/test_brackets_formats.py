@@ -13,7 +13,7 @@ from tests.api.test_brackets_formats import POOL_RESULTS, finish_by
 from tests.browser.test_brackets import win_on_the_score_card
 from tests.factories import TeamFactory
 from tournaments.models import Bracket
-from tournaments.services import brackets as services
+from tournaments.services.brackets.create import bracket_create, bracket_publish
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -67,7 +67,7 @@ def test_pools_fill_the_knockout_and_the_schedule_is_built_on_its_form(
     expect(public.locator("h1")).to_have_text("Schedule")
     shot(public, "schedule-public", full_page=False)
 
-    bracket = services.bracket_create(
+    bracket = bracket_create(
         season=season,
         user=organiser,
         kind="pools",
@@ -76,7 +76,7 @@ def test_pools_fill_the_knockout_and_the_schedule_is_built_on_its_form(
         pool_count=2,
         advancing_per_pool=2,
     )
-    services.bracket_publish(bracket=bracket, user=organiser)
+    bracket_publish(bracket=bracket, user=organiser)
     public.goto(f"{live_server.url}/brackets/{bracket.pk}/")
     expect(public.locator("g.match.ready")).to_have_count(6)
     shot(public, "pools-start")

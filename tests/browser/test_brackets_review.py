@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from scoring import services as scoring
 from tests.api.test_brackets import make_teams, match_game
 from tournaments.models import Bracket
-from tournaments.services import brackets
+from tournaments.services.brackets.create import bracket_create, bracket_publish
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,10 +18,8 @@ def test_the_organiser_reviews_a_reopened_game_and_keeps_the_result(
 ):
     season = make_season("standard")
     teams = make_teams(season, 4)
-    bracket = brackets.bracket_create(
-        season=season, user=organiser, kind="single", name="Cup", teams=teams
-    )
-    brackets.bracket_publish(bracket=bracket, user=organiser)
+    bracket = bracket_create(season=season, user=organiser, kind="single", name="Cup", teams=teams)
+    bracket_publish(bracket=bracket, user=organiser)
     game = match_game(bracket.pk, "W1-1")
     for _ in range(5):
         scoring.hand_record(game=game, data=scoring.HandInput(makers="A", tricks_won=5))

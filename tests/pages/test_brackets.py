@@ -8,7 +8,7 @@ from django.test import Client
 from tests.api.test_brackets import finish, make_teams, match_game, play_season
 from tests.factories import LeagueRoleFactory
 from tournaments.models import Bracket, BracketCorrection, BracketMatchGame
-from tournaments.services import brackets as services
+from tournaments.services.brackets.create import bracket_create, bracket_publish
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ def season(make_season):
 @pytest.fixture
 def four(season, organiser):
     teams = make_teams(season, 4)
-    bracket = services.bracket_create(
+    bracket = bracket_create(
         season=season, user=organiser, kind="single", teams=teams, name="Playoffs"
     )
     return bracket, teams
@@ -31,7 +31,7 @@ def test_the_public_page_draws_the_bracket_and_the_placings(
     client, four, organiser, django_capture_on_commit_callbacks
 ):
     bracket, _teams = four
-    services.bracket_publish(bracket=bracket, user=organiser)
+    bracket_publish(bracket=bracket, user=organiser)
     page = client.get(f"/brackets/{bracket.pk}/")
     html = page.content.decode()
     assert page.status_code == 200
@@ -59,7 +59,7 @@ def test_the_public_page_draws_the_bracket_and_the_placings(
 
 def test_htmx_polls_get_the_live_part_alone(client, four, organiser):
     bracket, _teams = four
-    services.bracket_publish(bracket=bracket, user=organiser)
+    bracket_publish(bracket=bracket, user=organiser)
     response = client.get(f"/brackets/{bracket.pk}/", HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert html.startswith('<div id="bracket-live"')
@@ -145,7 +145,7 @@ def test_a_correction_is_shown_before_it_is_applied(
     organiser_client, four, organiser, django_capture_on_commit_callbacks
 ):
     bracket, teams = four
-    services.bracket_publish(bracket=bracket, user=organiser)
+    bracket_publish(bracket=bracket, user=organiser)
     for code, side in (("W1-1", "A"), ("W1-2", "A"), ("W2-1", "A")):
         finish(match_game(bracket.pk, code), side, django_capture_on_commit_callbacks)
     detail = organiser_client.get(f"/manage/brackets/{bracket.pk}/").content.decode()
@@ -175,7 +175,7 @@ def test_a_stale_correction_shows_the_new_preview_and_writes_nothing(
     organiser_client, four, organiser, django_capture_on_commit_callbacks
 ):
     bracket, teams = four
-    services.bracket_publish(bracket=bracket, user=organiser)
+    bracket_publish(bracket=bracket, user=organiser)
     for code, side in (("W1-1", "A"), ("W1-2", "A"), ("W2-1", "A")):
         finish(match_game(bracket.pk, code), side, django_capture_on_commit_callbacks)
     links = BracketMatchGame.objects.filter(status="counting").count()
@@ -191,7 +191,7 @@ def test_a_stale_correction_shows_the_new_preview_and_writes_nothing(
 
 def test_the_organiser_withdraws_a_team(organiser_client, four, organiser):
     bracket, teams = four
-    services.bracket_publish(bracket=bracket, user=organiser)
+    bracket_publish(bracket=bracket, user=organiser)
     response = organiser_client.post(
         f"/manage/brackets/{bracket.pk}/withdraw/", {"team": teams[3].pk, "reason": "Ill"}
     )

@@ -1,4 +1,5 @@
-"""API for brackets: parse, call one service (``tournaments.services.brackets``), render.
+"""API for brackets: parse, call one service (``tournaments.services.brackets``) or selector
+(``tournaments.selectors``), render.
 
 Reads are public (a bracket is as public as the standings), except a draft: only the organisers
 of its league see it (404 to anyone else). Writes need an organiser of the bracket's league,
@@ -17,9 +18,19 @@ from rest_framework.views import APIView
 from league.errors import NotFoundError
 from league.models import Season
 from tournaments.models import Bracket
-from tournaments.services import brackets as services
+from tournaments.selectors.brackets import bracket_for_viewer, bracket_summary, brackets_for_viewer
+from tournaments.selectors.schedules import ScheduleSummary, season_schedule_summary
+from tournaments.services.brackets.corrections import (
+    CorrectionPreview,
+    ResetMatch,
+    bracket_correct,
+    bracket_correction_preview,
+    bracket_withdraw_team,
+)
+from tournaments.services.brackets.create import SUPPORTED_KINDS, bracket_create, bracket_publish
+from tournaments.services.schedules import season_schedule_create
 
-BRACKET_KINDS = list(services.SUPPORTED_KINDS)
+BRACKET_KINDS = list(SUPPORTED_KINDS)
 
 
 # --------------------------------------------------------------------------------------------
@@ -196,7 +207,7 @@ class WithdrawalInputSerializer(serializers.Serializer):
 
 def bracket_data(bracket: Bracket, summary=None) -> dict:
     if summary is None:
-        summary = services.bracket_summary(bracket=bracket)
+        summary = bracket_summary(bracket=bracket)
     return {
         "id": bracket.pk,
         "season": bracket.season_id,
@@ -218,7 +229,7 @@ def bracket_data(bracket: Bracket, summary=None) -> dict:
 
 
 def bracket_detail_data(bracket: Bracket) -> dict:
-    summary = services.bracket_summary(bracket=bracket)
+    summary = bracket_summary(bracket=bracket)
     return {
         **bracket_data(bracket, summary),
         "entries": [
@@ -290,8 +301,8 @@ def bracket_detail_data(bracket: Bracket) -> dict:
     }
 
 
-def preview_data(preview: services.CorrectionPreview) -> dict:
-    def described(match: services.ResetMatch) -> dict:
+def preview_data(preview: CorrectionPreview) -> dict:
+    def described(match: ResetMatch) -> dict:
         return {
             "code": match.code,
             "teams": list(match.teams),
@@ -311,7 +322,7 @@ def preview_data(preview: services.CorrectionPreview) -> dict:
     }
 
 
-def correction_message(preview: services.CorrectionPreview) -> str:
+def correction_message(preview: CorrectionPreview) -> str:
     """The preview in one sentence, for the organiser to agree to."""
     called_off = ""
     if preview.called_off:
@@ -356,7 +367,7 @@ class BracketViewSet(viewsets.ViewSet):
     )
     def list(self, request):
         """Published and finished brackets (and, for their organisers, drafts)."""
-        brackets = services.brackets_for_viewer(user=request.user).order_by("-created_at", "id")
+        brackets = brackets_for_viewer(user=request.user).order_by("-created_at", "id")
         season = request.query_params.get("season")
         if season and season.isdigit():
             brackets = brackets.filter(season_id=season)
@@ -366,7 +377,7 @@ class BracketViewSet(viewsets.ViewSet):
     def retrieve(self, request, pk=None):
         """A bracket with its seeds, every match (slots, teams, games, winner) and placings.
         A draft is found only by the organisers of its league."""
-        return Response(bracket_detail_data(services.bracket_for_viewer(user=request.user, pk=pk)))
+        return Response(bracket_detail_data(bracket_for_viewer(user=request.user, pk=pk)))
 
     @extend_schema(request=BracketInputSerializer, responses={201: BracketDetailSerializer})
     def create(self, request):
@@ -375,7 +386,7 @@ class BracketViewSet(viewsets.ViewSet):
         serializer = BracketInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
-        bracket = services.bracket_create(user=request.user, **data)
+        bracket = bracket_create(user=request.user, **data)
         return Response(bracket_detail_data(bracket), status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -385,7 +396,7 @@ class BracketViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def publish(self, request, pk=None):
         """Publish a draft: the ready matches get their games and captain links."""
-        bracket = services.bracket_publish(bracket=_bracket(pk), user=request.user)
+        bracket = bracket_publish(bracket=_bracket(pk), user=request.user)
         return Response(bracket_detail_data(bracket))
 
     @extend_schema(request=CorrectionInputSerializer, responses={200: CorrectionPreviewSerializer})
@@ -395,7 +406,7 @@ class BracketViewSet(viewsets.ViewSet):
         serializer = CorrectionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        preview = services.bracket_correction_preview(
+        preview = bracket_correction_preview(
             bracket=_bracket(pk), code=data["match"], winner=data["winner"], user=request.user
         )
         return Response(preview_data(preview))
@@ -413,7 +424,7 @@ class BracketViewSet(viewsets.ViewSet):
         serializer = CorrectionApplySerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        preview = services.bracket_correct(
+        preview = bracket_correct(
             bracket=_bracket(pk),
             code=data["match"],
             winner=data["winner"],
@@ -430,7 +441,7 @@ class BracketViewSet(viewsets.ViewSet):
         serializer = WithdrawalInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        bracket = services.bracket_withdraw_team(
+        bracket = bracket_withdraw_team(
             bracket=_bracket(pk), team=data["team"], reason=data["reason"], user=request.user
         )
         return Response(bracket_detail_data(bracket))
@@ -479,7 +490,7 @@ class ScheduleSerializer(serializers.Serializer):
     nights = ScheduledNightSerializer(many=True)
 
 
-def schedule_data(summary: services.ScheduleSummary) -> dict:
+def schedule_data(summary: ScheduleSummary) -> dict:
     schedule = summary.schedule
     return {
         "season": schedule.season_id,
@@ -528,7 +539,7 @@ class SeasonScheduleView(APIView):
         responses={200: ScheduleSerializer, 404: OpenApiResponse(description="no schedule")}
     )
     def get(self, request, pk: int):
-        summary = services.season_schedule_summary(season=self._season(pk))
+        summary = season_schedule_summary(season=self._season(pk))
         if summary is None:
             raise NotFoundError("this season has no schedule yet")
         return Response(schedule_data(summary))
@@ -545,8 +556,6 @@ class SeasonScheduleView(APIView):
         season = self._season(pk)
         serializer = ScheduleInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.season_schedule_create(
-            season=season, user=request.user, **serializer.validated_data
-        )
-        summary = services.season_schedule_summary(season=season)
+        season_schedule_create(season=season, user=request.user, **serializer.validated_data)
+        summary = season_schedule_summary(season=season)
         return Response(schedule_data(summary), status=status.HTTP_201_CREATED)

@@ -1,8 +1,9 @@
 """Bracket pages: the public bracket (a server-side SVG that htmx refreshes while matches are
 being played) and the organiser's screens to build, seed, publish, correct and take withdrawals.
 
-Views parse, call one service (``tournaments.services.brackets``) and render. The drawing is laid
-out here (pure arithmetic on the matches) and rendered by ``templates/brackets/_drawing.html``:
+Views parse, call one service (``tournaments.services.brackets``) or selector
+(``tournaments.selectors.brackets``) and render. The drawing is laid out here (pure arithmetic on
+the matches) and rendered by ``templates/brackets/_drawing.html``:
 
 - a *section* is one part of the bracket (winners', losers', grand final, third place, round
   robin), drawn as its own picture; its *columns* are its rounds;
@@ -34,7 +35,20 @@ from league.errors import AccessDeniedError, DomainError, NotFoundError
 from league.models import Season
 from tournaments.api.brackets import correction_message
 from tournaments.models import Bracket, BracketMatch
-from tournaments.services import brackets as services
+from tournaments.selectors.brackets import (
+    BracketSummary,
+    MatchLine,
+    bracket_for_viewer,
+    bracket_summary,
+)
+from tournaments.selectors.schedules import season_schedule_summary
+from tournaments.services.brackets.corrections import (
+    bracket_correct,
+    bracket_correction_preview,
+    bracket_withdraw_team,
+)
+from tournaments.services.brackets.create import SUPPORTED_KINDS, bracket_create, bracket_publish
+from tournaments.services.schedules import season_schedule_create
 
 BOX_WIDTH, ROW_HEIGHT = 156, 24
 BOX_HEIGHT = 2 * ROW_HEIGHT
@@ -113,10 +127,10 @@ def _round_title(part: str, round_number: int, rounds: int, kind: str) -> str:
     return f"Round {round_number}"
 
 
-def bracket_drawing(summary: services.BracketSummary) -> list[Section]:
+def bracket_drawing(summary: BracketSummary) -> list[Section]:
     """Lay out each part of the bracket (each pool its own): rounds as columns, a match midway
     between its feeders."""
-    parts: dict[tuple[str, str], list[services.MatchLine]] = {}
+    parts: dict[tuple[str, str], list[MatchLine]] = {}
     for line in summary.matches:
         parts.setdefault((line.match.part, line.match.pool), []).append(line)
     sections = []
@@ -218,10 +232,10 @@ def bracket_page(request, pk: int) -> HttpResponse:
     """The public bracket; htmx polls it (``HX-Request``) for the live part alone. A draft is
     shown only to the organisers of its league (a preview); to anyone else it does not exist."""
     try:
-        bracket = services.bracket_for_viewer(user=request.user, pk=pk)
+        bracket = bracket_for_viewer(user=request.user, pk=pk)
     except NotFoundError as error:
         raise Http404(error.message) from error
-    summary = services.bracket_summary(bracket=bracket)
+    summary = bracket_summary(bracket=bracket)
     context = {
         "bracket": bracket,
         "summary": summary,
@@ -261,7 +275,7 @@ def manage_brackets(request) -> HttpResponse:
     return render(
         request,
         "brackets/manage_list.html",
-        {"brackets": brackets, "seasons": seasons, "kinds": services.SUPPORTED_KINDS},
+        {"brackets": brackets, "seasons": seasons, "kinds": SUPPORTED_KINDS},
     )
 
 
@@ -309,7 +323,7 @@ def manage_bracket_new(request) -> HttpResponse:
     context = {
         "seasons": seasons,
         "season": season,
-        "kinds": services.SUPPORTED_KINDS,
+        "kinds": SUPPORTED_KINDS,
         "teams": list(season.teams.filter(is_withdrawn=False)) if season else [],
         "values": request.POST or request.GET,
     }
@@ -327,7 +341,7 @@ def manage_bracket_new(request) -> HttpResponse:
                 options["teams"] = [team_id for _seed, team_id in seeded]
             else:
                 options["team_count"] = number("team_count", 0)
-            bracket = services.bracket_create(season=season, user=request.user, **options)
+            bracket = bracket_create(season=season, user=request.user, **options)
         except AccessDeniedError as error:
             raise PermissionDenied(error.message) from error
         except DomainError as error:
@@ -345,7 +359,7 @@ def manage_bracket(request, pk: int) -> HttpResponse:
 
 
 def _manage_page(request, bracket: Bracket, *, error: str = "", status: int = 200):
-    summary = services.bracket_summary(bracket=bracket, with_captain_tokens=True)
+    summary = bracket_summary(bracket=bracket, with_captain_tokens=True)
     decided = [
         line
         for line in summary.matches
@@ -370,7 +384,7 @@ def _manage_page(request, bracket: Bracket, *, error: str = "", status: int = 20
 def manage_bracket_publish(request, pk: int) -> HttpResponse:
     bracket = _managed_bracket(request, pk)
     try:
-        services.bracket_publish(bracket=bracket, user=request.user)
+        bracket_publish(bracket=bracket, user=request.user)
     except DomainError as error:
         return _manage_page(request, bracket, error=error.message, status=409)
     return redirect("brackets:manage-detail", pk=bracket.pk)
@@ -384,7 +398,7 @@ def manage_bracket_withdraw(request, pk: int) -> HttpResponse:
         team = request.POST.get("team", "")
         if not team.isdigit():
             raise DomainError("Pick the team that withdraws.", field="team")
-        services.bracket_withdraw_team(
+        bracket_withdraw_team(
             bracket=bracket,
             team=int(team),
             reason=request.POST.get("reason", ""),
@@ -407,7 +421,7 @@ def manage_bracket_correct(request, pk: int) -> HttpResponse:
         if not winner.isdigit():
             raise DomainError("Pick the team that really won.", field="winner")
         if request.method == "POST":
-            services.bracket_correct(
+            bracket_correct(
                 bracket=bracket,
                 code=code,
                 winner=int(winner),
@@ -416,13 +430,13 @@ def manage_bracket_correct(request, pk: int) -> HttpResponse:
                 user=request.user,
             )
             return redirect("brackets:manage-detail", pk=bracket.pk)
-        preview = services.bracket_correction_preview(
+        preview = bracket_correction_preview(
             bracket=bracket, code=code, winner=int(winner), user=request.user
         )
     except DomainError as error:
         if request.method == "POST" and code and winner.isdigit():
             try:
-                preview = services.bracket_correction_preview(
+                preview = bracket_correction_preview(
                     bracket=bracket, code=code, winner=int(winner), user=request.user
                 )
             except DomainError:
@@ -474,7 +488,7 @@ def _schedule_season(pk: int) -> Season:
 def season_schedule_page(request, pk: int) -> HttpResponse:
     """The public schedule of a team season: night by night, who plays whom at which table."""
     season = _schedule_season(pk)
-    summary = services.season_schedule_summary(season=season)
+    summary = season_schedule_summary(season=season)
     if summary is None:
         raise Http404("this season has no schedule yet")
     return render(
@@ -503,7 +517,7 @@ def manage_season_schedule(request, pk: int) -> HttpResponse:
                 raise DomainError(
                     "Rounds a night must be a whole number.", field="rounds_per_night"
                 )
-            services.season_schedule_create(
+            season_schedule_create(
                 season=season,
                 nights=_parse_dates(request.POST.get("nights", "")),
                 cycles=2 if request.POST.get("cycles") == "2" else 1,
@@ -512,9 +526,9 @@ def manage_season_schedule(request, pk: int) -> HttpResponse:
             )
         except DomainError as error:
             context["error"] = error.message
-            context["summary"] = services.season_schedule_summary(season=season)
+            context["summary"] = season_schedule_summary(season=season)
             status = 409 if error.code == "scheduled" else 400
             return render(request, "brackets/manage_schedule.html", context, status=status)
         return redirect("brackets:manage-schedule", pk=season.pk)
-    context["summary"] = services.season_schedule_summary(season=season)
+    context["summary"] = season_schedule_summary(season=season)
     return render(request, "brackets/manage_schedule.html", context)

@@ -1,0 +1,177 @@
+"""Advancing a bracket: replay its results through the structure and store what changed
+(``_sync``), when a game ends (``bracket_advance``) or from the periodic sweep
+(``bracket_sweep``) that picks up what a lost signal left behind."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection
+
+from django.db import transaction
+from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
+
+from scoring.models import Game
+from tournaments.domain.brackets import BracketState, MatchStatus, play
+from tournaments.models import Bracket, BracketMatch, BracketMatchGame
+from tournaments.services.brackets._loading import IN_PLAY, MATCH_FIELDS, _load, _Loaded, _lock
+from tournaments.services.brackets.match_games import (
+    _counting_links,
+    _create_next_games,
+    _reconcile_games,
+    _void,
+    _void_unneeded,
+)
+from tournaments.services.brackets.swiss import _sync_swiss
+
+
+def _sync(
+    loaded: _Loaded, *, touched: set[str] = frozenset(), check: Collection[str] = (), user=None
+) -> BracketState:
+    """Reconcile the ready matches (and those in ``check``) with their games, replay the
+    results, forfeit the ready matches of withdrawn teams, store what changed, call off the games
+    of decided matches, and only then give every ready match without a game in play its next
+    game."""
+    touched = {*touched, *_reconcile_games(loaded, check)}
+    if loaded.structure is None:
+        return _sync_swiss(loaded, touched=touched, user=user)
+    now = timezone.now()
+    results = loaded.results()
+    withdrawn = loaded.withdrawn
+    forfeited: list[str] = []
+    while True:
+        state = play(loaded.structure, results, pool_rankings=loaded.pool_rankings(results))
+        due = [code for code in state.ready if set(state.matches[code].teams) & withdrawn]
+        if not due:
+            break
+        for code in due:
+            played = state.matches[code]
+            first_out, second_out = played.first in withdrawn, played.second in withdrawn
+            results[code] = played.second if first_out and not second_out else played.first
+            match = loaded.matches[code]
+            match.decided_by, match.decided_at = BracketMatch.DecidedBy.FORFEIT, now
+            forfeited.append(code)
+    changed = []
+    for code, played in state.matches.items():
+        match = loaded.matches[code]
+        values = {
+            "first_team_id": loaded.team_id(played.first),
+            "second_team_id": loaded.team_id(played.second),
+            "status": str(played.status),
+            "winner_id": loaded.team_id(played.winner)
+            if played.status is MatchStatus.DECIDED
+            else None,
+        }
+        if values["status"] != BracketMatch.Status.DECIDED and match.decided_by:
+            match.decided_by, match.decided_at = BracketMatch.DecidedBy.NOTHING, None
+            touched = {*touched, code}
+        if values["status"] != BracketMatch.Status.DECIDED and match.needs_review:
+            match.needs_review, match.review_reason = False, ""
+            touched = {*touched, code}
+        if code in touched or any(getattr(match, name) != value for name, value in values.items()):
+            for name, value in values.items():
+                setattr(match, name, value)
+            changed.append(match)
+    if changed:
+        BracketMatch.objects.bulk_update(changed, MATCH_FIELDS)
+    if forfeited:
+        team_names = {entry.seed: entry.team.name for entry in loaded.entries}
+        names = ", ".join(sorted(team_names[seed] for seed in withdrawn))
+        unplayed = [
+            link
+            for link in _counting_links([loaded.matches[code] for code in forfeited])
+            if link.game.status != Game.Status.FINISHED
+        ]
+        _void(unplayed, f"forfeited: {names} withdrew", user=user)
+    bracket = loaded.bracket
+    if bracket.status != Bracket.Status.DRAFT:
+        _void_unneeded(loaded, user=user)
+        _create_next_games(loaded, [loaded.matches[code] for code in state.ready])
+    if state.is_complete and bracket.status == Bracket.Status.PUBLISHED:
+        bracket.status, bracket.finished_at = Bracket.Status.FINISHED, now
+        bracket.save(update_fields=["status", "finished_at"])
+    elif not state.is_complete and bracket.status == Bracket.Status.FINISHED:
+        bracket.status, bracket.finished_at = Bracket.Status.PUBLISHED, None
+        bracket.save(update_fields=["status", "finished_at"])
+    return state
+
+
+def bracket_advance(*, game_id: int) -> Bracket | None:
+    """A game's final result changed (it finished, its winner changed, or it was reopened): if
+    it counts for a match, reconcile the bracket from the database (``_reconcile_games``): a
+    ready match a team has won is decided and its winner (and, in a double elimination, its
+    loser) moves on; a decided match its games no longer support is marked for review; the
+    matches that became ready get their games. Idempotent, and the same whatever the ``change``
+    was, so a repeated or lost signal does no harm."""
+    link = (
+        BracketMatchGame.objects.filter(game_id=game_id, status=BracketMatchGame.Status.COUNTING)
+        .values("match__bracket_id", "match__code")
+        .first()
+    )
+    if link is None:
+        return None
+    return _reconcile(link["match__bracket_id"], {link["match__code"]})
+
+
+def _reconcile(bracket_id: int, check: Collection[str]) -> Bracket:
+    with transaction.atomic():
+        bracket = _lock(bracket_id)
+        if bracket.status == Bracket.Status.DRAFT:
+            return bracket
+        _sync(_load(bracket), check=check)
+    return bracket
+
+
+def brackets_to_reconcile() -> dict[int, set[str]]:
+    """What a lost signal may have left behind (a selector for the periodic sweep): bracket id →
+    the codes of matches to reconcile. A ready match without a game in play (its last game ended
+    unnoticed: it is won, or it needs its next game) or already won; a match decided by its
+    games with a game in play (reopened, or a stray game to call off) or a game won by the other
+    team (its winner may have changed)."""
+    found: dict[int, set[str]] = {}
+    in_play = BracketMatchGame.objects.filter(
+        match=OuterRef("pk"), status=BracketMatchGame.Status.COUNTING, game__status__in=IN_PLAY
+    )
+    for row in (
+        BracketMatch.objects.filter(
+            status=BracketMatch.Status.READY, bracket__status=Bracket.Status.PUBLISHED
+        )
+        .exclude(Exists(in_play))
+        .values("bracket_id", "code")
+    ):
+        found.setdefault(row["bracket_id"], set()).add(row["code"])
+    wins: Counter[tuple[int, str, str]] = Counter()
+    for row in BracketMatchGame.objects.filter(
+        status=BracketMatchGame.Status.COUNTING,
+        game__status=Game.Status.FINISHED,
+        match__status=BracketMatch.Status.READY,
+        match__bracket__status=Bracket.Status.PUBLISHED,
+    ).values("match__bracket_id", "match__bracket__best_of", "match__code", "game__winner"):
+        key = (row["match__bracket_id"], row["match__code"], row["game__winner"])
+        wins[key] += 1
+        if row["game__winner"] and wins[key] == row["match__bracket__best_of"] // 2 + 1:
+            found.setdefault(key[0], set()).add(key[1])  # won, yet a game is still in play
+    decided = BracketMatchGame.objects.filter(
+        status=BracketMatchGame.Status.COUNTING,
+        match__status=BracketMatch.Status.DECIDED,
+        match__decided_by=BracketMatch.DecidedBy.GAMES,
+        match__needs_review=False,
+        match__bracket__status__in=(Bracket.Status.PUBLISHED, Bracket.Status.FINISHED),
+    )
+    other_won = (Q(game__winner="A") & ~Q(game__team_a=F("match__winner"))) | (
+        Q(game__winner="B") & ~Q(game__team_b=F("match__winner"))
+    )
+    for row in decided.filter(
+        Q(game__status__in=IN_PLAY) | (Q(game__status=Game.Status.FINISHED) & other_won)
+    ).values("match__bracket_id", "match__code"):
+        found.setdefault(row["match__bracket_id"], set()).add(row["match__code"])
+    return found
+
+
+def bracket_sweep() -> list[int]:
+    """Reconcile every bracket a lost ``game_finished`` may have left behind (the periodic
+    sweep); returns their ids. Idempotent: a bracket in order is not written to."""
+    found = brackets_to_reconcile()
+    for bracket_id, codes in sorted(found.items()):
+        _reconcile(bracket_id, codes)
+    return sorted(found)
