@@ -639,6 +639,7 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
     Refused, with nothing written, when a hand already recorded is impossible under the new rules
     (a thrown-in hand when stick the dealer is turned on, a lone defender no longer allowed).
     """
+    from scoring.enqueue import enqueue_safely
     from scoring.tasks import rederive_season_points
 
     current = season.rulebook
@@ -686,7 +687,7 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
             before={"rulebook": current.pk, "version": current.version, "options": current.options},
             after={"rulebook": new.pk, "version": new.version, "options": new.options},
         )
-        transaction.on_commit(lambda: rederive_season_points.delay(season_id))
+        transaction.on_commit(lambda: enqueue_safely(rederive_season_points, season_id))
     season.refresh_from_db()
     return new
 

@@ -40,11 +40,14 @@ def _pending_key(season_id: int) -> str:
 
 def standings_recompute_soon(season_id: int) -> bool:
     """Queue a recompute unless one is already queued; say whether this call queued it."""
+    from scoring.enqueue import enqueue_safely
     from scoring.tasks import recompute_season_standings
 
     if not cache.add(_pending_key(season_id), 1, timeout=PENDING_SECONDS):
         return False
-    recompute_season_standings.apply_async((season_id,), countdown=COALESCE_COUNTDOWN)
+    if not enqueue_safely(recompute_season_standings, season_id, countdown=COALESCE_COUNTDOWN):
+        cache.delete(_pending_key(season_id))  # not queued: let the next change try again
+        return False
     return True
 
 

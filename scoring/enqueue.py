@@ -1,0 +1,43 @@
+"""Sending a task to the broker without letting a broker outage reach the user.
+
+A hand, an undo or a rulebook change is committed first; the task that follows it (recompute the
+standings, re-derive points, advance a bracket) is sent after commit. If Redis, the broker, is down
+then, the send fails fast (short socket timeouts and a short publish retry policy, see
+config/settings.py) and :func:`enqueue_safely` logs it and returns ``False`` instead of raising:
+the data is safe in the database, and the beat sweeps (``scoring.sweep_stale_seasons``,
+``tournaments.sweep_brackets``) find what the lost message would have done and do it once the
+broker is back.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import RedisError
+
+logger = logging.getLogger("scoring.enqueue")
+
+BROKER_DOWN = (KombuOperationalError, RedisError, ConnectionError, TimeoutError, OSError)
+"""What sending raises while the broker is unreachable."""
+
+
+def enqueue_safely(task, *args: Any, countdown: float | None = None) -> bool:
+    """``task.delay(*args)`` (or ``apply_async`` with a countdown); on a broker error log it and
+    return ``False``."""
+    try:
+        if countdown is None:
+            task.delay(*args)
+        else:
+            task.apply_async(args, countdown=countdown)
+    except BROKER_DOWN as error:
+        logger.warning(
+            "broker unreachable, %s%r not sent (%s: %s); the beat sweep will catch up",
+            task.name,
+            args,
+            error.__class__.__name__,
+            error,
+        )
+        return False
+    return True
