@@ -7,11 +7,15 @@ config/settings.py) and :func:`enqueue_safely` logs it and returns ``False`` ins
 the data is safe in the database, and the beat sweeps (``scoring.sweep_stale_seasons``,
 ``tournaments.sweep_brackets``) find what the lost message would have done and do it once the
 broker is back.
+
+After a failed send, further sends are skipped for ``PAUSE_SECONDS`` (they would only wait for the
+same timeout): each process pays the broker's timeout once per pause, not once per hand.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from kombu.exceptions import OperationalError as KombuOperationalError
@@ -21,17 +25,24 @@ logger = logging.getLogger("scoring.enqueue")
 
 BROKER_DOWN = (KombuOperationalError, RedisError, ConnectionError, TimeoutError, OSError)
 """What sending raises while the broker is unreachable."""
+PAUSE_SECONDS = 5.0
+_paused_until = 0.0
 
 
 def enqueue_safely(task, *args: Any, countdown: float | None = None) -> bool:
     """``task.delay(*args)`` (or ``apply_async`` with a countdown); on a broker error log it and
     return ``False``."""
+    global _paused_until
+    if time.monotonic() < _paused_until:
+        logger.info("broker down a moment ago: %s%r not sent (the sweep will)", task.name, args)
+        return False
     try:
         if countdown is None:
             task.delay(*args)
         else:
             task.apply_async(args, countdown=countdown)
     except BROKER_DOWN as error:
+        _paused_until = time.monotonic() + PAUSE_SECONDS
         logger.warning(
             "broker unreachable, %s%r not sent (%s: %s); the beat sweep will catch up",
             task.name,
