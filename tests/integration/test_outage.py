@@ -126,8 +126,8 @@ def test_a_night_goes_on_while_redis_hangs_and_standings_catch_up(
     app_on_own_redis,
     client,
     api,
-    known,
-    settings,  # noqa: F811
+    known,  # noqa: F811
+    settings,
 ):
     server = app_on_own_redis
     season, playing = known["season"], known["games"][2]  # Aces v Clubs, 4–0 after one hand
