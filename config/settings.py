@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -110,19 +111,31 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis: the Celery broker and the cache. Without it, tasks run eagerly and the cache is local.
+# A Redis outage must not break a night (README: When Redis or the worker is down): the cache falls
+# back to a per-process local-memory cache (config.cache), the broker gives up within a second,
+# and the beat sweeps redo what a lost message would have done.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", "0.5"))
+"""Seconds to connect to Redis, and to wait for one answer, before taking it as down."""
+LOCAL_CACHE = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "local"}
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.FailSoftRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "euchre",
-        }
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_TIMEOUT,
+                "socket_timeout": REDIS_TIMEOUT,
+                "FALLBACK": "local",
+            },
+        },
+        "local": LOCAL_CACHE,
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {"default": LOCAL_CACHE}
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -132,7 +145,20 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "socket_connect_timeout": REDIS_TIMEOUT,
+    "socket_timeout": REDIS_TIMEOUT,
+}
+# A web request sends its task after commit: one quick retry, then give up (scoring.enqueue logs
+# it and the sweeps catch up) rather than hold the captain's request for seconds.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 CELERY_BEAT_SCHEDULE = {
     "sweep-stale-seasons": {
         "task": "scoring.sweep_stale_seasons",
@@ -213,6 +239,23 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp 4) on every answer: scripts, styles, fonts and fetches from
+# this site only, no inline script or style (templates load static files; htmx's own indicator
+# style is turned off in base.html and lives in app.css), images also as data: URIs.
+# /api/docs/ fits it once Swagger UI is served from drf-spectacular-sidecar's static files with
+# SpectacularSwaggerSplitView (its init script is a separate 'self' URL).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 SILENCED_SYSTEM_CHECKS = ["security.W021"] if not SECURE_HSTS_PRELOAD else []
 
 LOGGING = {

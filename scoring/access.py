@@ -1,6 +1,14 @@
-"""The audited doors to games: the only ways code gets a game a caller may score."""
+"""The audited doors to games: the only ways code gets a game a caller may score.
 
+*Captain-token guesses*: a wrong captain token, from a ``/t/<token>/`` link or an API
+``X-Captain-Token`` header, counts against one limit per client address
+(``CAPTAIN_TOKEN_GUESSES_PER_MINUTE``, one django-ratelimit group for both doors); past it, every
+token from that address is refused (429) until the minute is over.
+"""
+
+from django.conf import settings
 from django.db.models import QuerySet
+from django_ratelimit.core import is_ratelimited
 
 from league.access import is_league_organiser
 from league.errors import AccessDeniedError, NotFoundError
@@ -17,6 +25,21 @@ def _games() -> QuerySet[Game]:
         "seat_1",
         "seat_2",
         "seat_3",
+    )
+
+
+CAPTAIN_GUESS_GROUP = "captain-token-guess"
+
+
+def _guess_rate(group: str, request) -> str:
+    return settings.CAPTAIN_TOKEN_GUESSES_PER_MINUTE
+
+
+def captain_guesses_exceeded(request, *, increment: bool) -> bool:
+    """Has this address tried too many wrong captain tokens this minute? ``increment`` counts one
+    more wrong token first."""
+    return is_ratelimited(
+        request, group=CAPTAIN_GUESS_GROUP, key="ip", rate=_guess_rate, increment=increment
     )
 
 

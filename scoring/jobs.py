@@ -2,8 +2,10 @@
 importing ``scoring.tasks`` (the tasks import the services, never the other way round).
 
 - *job*: a Celery task of ``scoring.tasks``, known here only by its registered ``name=``.
-- *send*: put one job on the broker now. Services call these from ``transaction.on_commit`` so a
-  worker never sees a write that was rolled back; tasks may call them directly.
+- *send*: put one job on the broker now; ``False`` when the broker is down, which is logged and
+  left to the beat sweep (``scoring.enqueue``). Services call these from
+  ``transaction.on_commit`` so a worker never sees a write that was rolled back; tasks may call
+  them directly.
 
 Eager mode (no ``REDIS_URL``): a job is sent through ``app.signature(name)``, which runs it in
 process when ``task_always_eager`` is on, as ``Task.apply_async`` does. ``Celery.send_task`` would
@@ -16,26 +18,29 @@ from __future__ import annotations
 
 from celery import current_app
 
+from scoring.enqueue import enqueue_safely
+
 RECOMPUTE_SEASON_STANDINGS = "scoring.recompute_season_standings"
 REDERIVE_SEASON_POINTS = "scoring.rederive_season_points"
 SWEEP_STALE_SEASONS = "scoring.sweep_stale_seasons"
 
 
-def send_standings_recompute(season_id: int, *, countdown: float | None = None) -> None:
+def send_standings_recompute(season_id: int, *, countdown: float | None = None) -> bool:
     """Recompute a season's standings snapshot (idempotent; ``countdown`` seconds from now).
 
     Callers go through ``scoring.standings.standings_recompute_soon``, which coalesces a burst.
     """
-    _send(RECOMPUTE_SEASON_STANDINGS, season_id, countdown=countdown)
+    return _send(RECOMPUTE_SEASON_STANDINGS, season_id, countdown=countdown)
 
 
-def send_points_rederive(season_id: int) -> None:
+def send_points_rederive(season_id: int) -> bool:
     """Re-derive every hand's points of a season under its current rulebook (idempotent)."""
-    _send(REDERIVE_SEASON_POINTS, season_id)
+    return _send(REDERIVE_SEASON_POINTS, season_id)
 
 
-def _send(name: str, *args: int, countdown: float | None = None) -> None:
+def _send(name: str, *args: int, countdown: float | None = None) -> bool:
+    """Send one job; ``False`` when the broker is down (logged; the beat sweep catches up)."""
     app = current_app
     if app.conf.task_always_eager and name not in app.tasks:
         raise LookupError(f"no task is registered as {name!r}: eager mode cannot run it")
-    app.signature(name, args=args).apply_async(countdown=countdown)
+    return enqueue_safely(app.signature(name), *args, countdown=countdown)

@@ -43,7 +43,9 @@ def standings_recompute_soon(season_id: int) -> bool:
     """Queue a recompute unless one is already queued; say whether this call queued it."""
     if not cache.add(_pending_key(season_id), 1, timeout=PENDING_SECONDS):
         return False
-    jobs.send_standings_recompute(season_id, countdown=COALESCE_COUNTDOWN)
+    if not jobs.send_standings_recompute(season_id, countdown=COALESCE_COUNTDOWN):
+        cache.delete(_pending_key(season_id))  # not queued: let the next change try again
+        return False
     return True
 
 

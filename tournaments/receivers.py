@@ -9,6 +9,7 @@ does none of that work. The signal is sent on commit, so the task sees the hand.
 
 from django.dispatch import receiver
 
+from scoring.enqueue import enqueue_safely
 from scoring.signals import game_finished
 from tournaments import tasks
 from tournaments.models import BracketMatchGame
@@ -18,4 +19,4 @@ from tournaments.models import BracketMatchGame
 def advance_bracket(sender, game_id: int, change: str = "finished", **kwargs) -> None:
     if not BracketMatchGame.objects.filter(game_id=game_id).exists():
         return  # not a bracket game (a season game, a night's game)
-    tasks.bracket_advance.delay(game_id)
+    enqueue_safely(tasks.bracket_advance, game_id)

@@ -7,6 +7,7 @@ captain, who sends the game's captain token in the ``X-Captain-Token`` header.
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import action
+from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -19,7 +20,7 @@ from league.domain.rules import Rulebook as RulebookRules
 from league.errors import ConflictError, DomainError, NotFoundError
 from league.models import Rulebook, Season
 from scoring import services
-from scoring.access import game_for_captain, game_for_organiser
+from scoring.access import captain_guesses_exceeded, game_for_captain, game_for_organiser
 from scoring.api import serializers as s
 from scoring.domain.engine import score_hand
 from scoring.models import Game, Hand, StandingSnapshot
@@ -38,12 +39,32 @@ CAPTAIN_TOKEN = OpenApiParameter(
     description="The game's captain token (from its link or QR code), instead of organiser auth.",
 )
 
+NUMBER_REQUIRED = (
+    "send the hand's number with a captain token: it is how a retry under a new Idempotency-Key "
+    "is told apart from the next hand"
+)
+
+
+def too_many_guesses() -> Throttled:
+    """429: DRF adds "Expected available in 60 seconds." and the Retry-After header."""
+    return Throttled(wait=60, detail="too many wrong captain tokens from this address.")
+
 
 def writable_game(request, pk) -> tuple[Game, str]:
-    """The game a request may score, and how it got in: as its captain or as an organiser."""
+    """The game a request may score, and how it got in: as its captain or as an organiser.
+
+    A wrong captain token counts against the same per-address limit as a wrong ``/t/`` link
+    (``scoring.access.captain_guesses_exceeded``); past it the answer is 429."""
     token = request.headers.get("X-Captain-Token")
     if token:
-        game = game_for_captain(token=token)
+        if captain_guesses_exceeded(request, increment=False):
+            raise too_many_guesses()
+        try:
+            game = game_for_captain(token=token)
+        except NotFoundError:
+            if captain_guesses_exceeded(request, increment=True):
+                raise too_many_guesses() from None
+            raise
         if str(game.pk) != str(pk):
             raise NotFoundError("this score-card link is for another game")
         return game, Hand.Source.CAPTAIN
@@ -129,6 +150,8 @@ class GameViewSet(ReadCreateViewSet):
         serializer = s.HandInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        if source == Hand.Source.CAPTAIN and data.get("number") is None:
+            raise DomainError(NUMBER_REQUIRED, field="number", code="number_required")
         try:
             result = services.hand_record(
                 game=game,

@@ -21,7 +21,6 @@ import io
 from functools import wraps
 
 import segno
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -29,11 +28,10 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_ratelimit.core import is_ratelimited
 
 from league.errors import ConflictError, DomainError, NotFoundError
 from scoring import services
-from scoring.access import game_for_captain
+from scoring.access import captain_guesses_exceeded, game_for_captain
 from scoring.captain.card import card_context, hand_label
 from scoring.captain.forms import (
     CorrectionForm,
@@ -47,17 +45,7 @@ from scoring.models import Game, Hand
 from scoring.selectors import game_counting_hands
 
 ROBOTS = "noindex, nofollow"
-GUESS_GROUP = "captain-token-guess"
-
-
-def _guess_rate(group: str, request) -> str:
-    return settings.CAPTAIN_TOKEN_GUESSES_PER_MINUTE
-
-
-def _too_many_guesses(request, *, increment: bool) -> bool:
-    return is_ratelimited(
-        request, group=GUESS_GROUP, key="ip", rate=_guess_rate, increment=increment
-    )
+_too_many_guesses = captain_guesses_exceeded
 
 
 def _private(response: HttpResponse) -> HttpResponse:

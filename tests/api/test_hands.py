@@ -273,7 +273,7 @@ def test_captain_token_header_scores_its_own_game_only(api, make_game):
     game, other = make_game(), make_game()
     response = api.post(
         f"/api/v1/games/{game.pk}/hands/",
-        {"makers": "B", "tricks_won": 4},
+        {"makers": "B", "tricks_won": 4, "number": 1},
         format="json",
         HTTP_X_CAPTAIN_TOKEN=game.captain_token,
         HTTP_IDEMPOTENCY_KEY="c1",

@@ -1,6 +1,11 @@
 """Real-browser tests: Playwright drives Debian's Chromium at a phone viewport against
 pytest-django's ``live_server``. Screenshots of each state go to test-artifacts/screenshots/.
 
+Every page any test opens is also checked for Content-Security-Policy violations: Chromium's own
+console messages ("Refused to … because it violates the following Content Security Policy
+directive") and the page's ``securitypolicyviolation`` events are collected, and a test that
+caused any fails at teardown.
+
 Playwright's sync API runs an event loop in the test's thread, so Django's ORM (used by the test
 to set up games and check the database) needs ``DJANGO_ALLOW_ASYNC_UNSAFE``.
 """
@@ -26,6 +31,12 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 360, "height": 640}
+CSP_REPORTER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`Content Security Policy violation: ${event.effectiveDirective} refused `
+    + `${event.blockedURI || "inline"} (${event.sourceFile || location.href}:${event.lineNumber})`);
+});
+"""
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PLAYERS = {
     "seat_0__name": "Alice",
@@ -48,10 +59,22 @@ def chromium():
 
 
 @pytest.fixture
-def new_phone(chromium, live_server):
+def csp_violations():
+    """Content-Security-Policy violations seen by any page of the test (must stay empty)."""
+    return []
+
+
+@pytest.fixture
+def new_phone(chromium, live_server, csp_violations):
     """``new_phone(**options)``: a fresh phone-sized browser context. Every request any of them
-    makes must stay on the live server (no CDN, no other host)."""
+    makes must stay on the live server (no CDN, no other host), and no page may break the
+    Content-Security-Policy."""
     contexts, hosts = [], set()
+
+    def on_console(message):
+        if "Content Security Policy" in message.text:
+            where = message.page.url if message.page else "?"
+            csp_violations.append(f"{where}: {message.text}")
 
     def make(**options):
         context = chromium.new_context(
@@ -59,6 +82,8 @@ def new_phone(chromium, live_server):
         )
         context.set_default_timeout(5000)
         context.on("request", lambda req: hosts.add(urlsplit(req.url).netloc))
+        context.on("console", on_console)
+        context.add_init_script(CSP_REPORTER)
         contexts.append(context)
         return context
 
@@ -66,6 +91,7 @@ def new_phone(chromium, live_server):
     for context in contexts:
         context.close()
     assert hosts <= {urlsplit(live_server.url).netloc}, f"requests to other hosts: {hosts}"
+    assert not csp_violations, "Content-Security-Policy violations:\n" + "\n".join(csp_violations)
 
 
 @pytest.fixture

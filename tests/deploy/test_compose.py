@@ -464,7 +464,7 @@ def test_settings_accept_the_compose_environment():
         False,
         ["a.b"],
         31536000,
-        "django.core.cache.backends.redis.RedisCache",
+        "config.cache.FailSoftRedisCache",
     ]
 
 

@@ -38,8 +38,27 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
     with django_db_blocker.unblock():
         database_url = _database_url_for_tests()
-    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1"}
-    log = open(ROOT / "test-artifacts" / "celery-worker.log", "w")  # noqa: SIM115
+    worker, log = start_worker(database_url=database_url, broker_url=os.environ["REDIS_URL"])
+    yield worker
+    stop_worker(worker, log)
+
+
+def start_worker(
+    *,
+    database_url: str,
+    broker_url: str,
+    name: str = "test-worker",
+    log_name: str = "celery-worker",
+):
+    """A real worker process on ``broker_url`` against ``database_url``; answers the in-process
+    Celery app's ping (so that app must use the same broker) before it is returned."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": broker_url,
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = open(ROOT / "test-artifacts" / f"{log_name}.log", "w")  # noqa: SIM115
     worker = subprocess.Popen(
         [
             sys.executable,
@@ -53,7 +72,7 @@ def celery_worker_process(django_db_setup, django_db_blocker):
             "--without-gossip",
             "--without-mingle",
             "-n",
-            "test-worker@%h",
+            f"{name}@%h",
         ],
         cwd=ROOT,
         env=env,
@@ -63,12 +82,21 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     from config.celery import app
 
     deadline = time.monotonic() + 60
-    while not app.control.ping(timeout=1):
+    while not app.control.ping(destination=[worker_name(name)], timeout=1):
         if worker.poll() is not None or time.monotonic() > deadline:
             worker.kill()
             log.close()
-            pytest.fail("the Celery worker did not start: see test-artifacts/celery-worker.log")
-    yield worker
+            pytest.fail(f"the Celery worker did not start: see test-artifacts/{log_name}.log")
+    return worker, log
+
+
+def worker_name(name: str) -> str:
+    import socket
+
+    return f"{name}@{socket.gethostname()}"
+
+
+def stop_worker(worker, log) -> None:
     worker.terminate()
     try:
         worker.wait(timeout=15)

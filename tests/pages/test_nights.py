@@ -163,10 +163,10 @@ def test_players_page_finds_a_seat_by_name(client, organiser_client, night, rost
 def test_printables(client, organiser_client, night, roster):
     run_to_published(organiser_client, night, roster[:8], 3)
     chart = client.get(f"/nights/{night.pk}/print/chart/?paper=letter").content.decode()
-    assert "@page { size: letter; margin: 12mm; }" in chart
+    assert "/static/css/print-letter.css" in chart
     assert chart.count('class="round round-planned"') == 3
     cards = client.get(f"/nights/{night.pk}/print/cards/").content.decode()
-    assert "@page { size: A4; margin: 12mm; }" in cards
+    assert "/static/css/print-a4.css" in cards
     assert cards.count('<section class="score-card">') == 8
     assert '<th scope="col">Loners</th>' in cards
 
