@@ -5,11 +5,13 @@ client can show it as it is.
 """
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from league.api.parsers import RequestTooLarge
 from league.errors import AccessDeniedError, ConflictError, DomainError, NotFoundError
 
 DOMAIN_STATUS = {
@@ -57,6 +59,8 @@ def exception_handler(error, context):
         return domain_error_response(error)
     if isinstance(error, Http404):
         error = exceptions.NotFound()
+    elif isinstance(error, (RequestDataTooBig, TooManyFieldsSent)):
+        error = RequestTooLarge()
     elif isinstance(error, DjangoPermissionDenied):
         error = exceptions.PermissionDenied()
     response = drf_exception_handler(error, context)
