@@ -63,3 +63,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.public.urls")),
 ]
+
+handler400 = "league.api.errors.bad_request"
+handler404 = "league.api.errors.page_not_found"
+handler500 = "league.api.errors.server_error"
