@@ -62,6 +62,9 @@ class RulebookOptionsSerializer(serializers.Serializer):
 
 class RulebookSerializer(serializers.ModelSerializer):
     options = RulebookOptionsSerializer(read_only=True)
+    preset = serializers.CharField(
+        read_only=True, help_text="The preset it started from; empty for a league's own."
+    )
 
     class Meta:
         model = Rulebook
