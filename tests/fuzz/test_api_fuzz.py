@@ -12,7 +12,9 @@ import os
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
@@ -93,7 +95,15 @@ def aim_at_the_league(case, league) -> None:
 
 @pytest.fixture
 def league(db):
-    return seed_league()
+    """The seeded league; Django's request signals must not close the test's connection (they
+    would on PostgreSQL: the WSGI app is called directly, not through Django's test client)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield seed_league()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 @pytest.mark.parametrize("audience", ["anonymous", "organiser", "captain"])
