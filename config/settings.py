@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "django_filters",
     "django_htmx",
     "league",
     "scoring",
@@ -205,10 +206,16 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["league.api.permissions.ReadOnlyOrOrganiser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "league.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "league.api.errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "league.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PARSER_CLASSES": [
+        "league.api.parsers.ObjectJSONParser",
+        "league.api.parsers.BoundedFormParser",
+        "league.api.parsers.BoundedMultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Euchre league API",

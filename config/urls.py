@@ -1,9 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.routers import DefaultRouter
 
 from config.health import healthz
+from league.api.routers import IdRouter
 from league.api.views import (
     LeagueViewSet,
     PlayerViewSet,
@@ -22,7 +22,7 @@ from scoring.api.views import (
 )
 from scoring.manage import urls as scoring_workspace
 
-router = DefaultRouter()
+router = IdRouter()
 router.register("leagues", LeagueViewSet)
 router.register("rulebooks", RulebookViewSet)
 router.register("seasons", SeasonViewSet)
@@ -63,3 +63,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.public.urls")),
 ]
+
+handler400 = "league.api.errors.bad_request"
+handler404 = "league.api.errors.page_not_found"
+handler500 = "league.api.errors.server_error"

@@ -5,11 +5,13 @@ client can show it as it is.
 """
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from league.api.parsers import RequestTooLarge
 from league.errors import AccessDeniedError, ConflictError, DomainError, NotFoundError
 
 DOMAIN_STATUS = {
@@ -57,6 +59,8 @@ def exception_handler(error, context):
         return domain_error_response(error)
     if isinstance(error, Http404):
         error = exceptions.NotFound()
+    elif isinstance(error, (RequestDataTooBig, TooManyFieldsSent)):
+        error = RequestTooLarge()
     elif isinstance(error, DjangoPermissionDenied):
         error = exceptions.PermissionDenied()
     response = drf_exception_handler(error, context)
@@ -79,3 +83,45 @@ def exception_handler(error, context):
             "errors": {},
         }
     return response
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _json_error(message: str, code: str, status_code: int):
+    from django.http import JsonResponse
+
+    return JsonResponse({"message": message, "code": code, "errors": {}}, status=status_code)
+
+
+def page_not_found(request, exception):
+    """Django's 404 (an unknown route, e.g. ``/api/v1/games/abc/``): JSON under ``/api/``."""
+    if _is_api(request):
+        return _json_error("Not found.", "not_found", 404)
+    from django.views.defaults import page_not_found as html_not_found
+
+    return html_not_found(request, exception)
+
+
+def bad_request(request, exception):
+    """Django's 400 (a suspicious request Django refused before any view): JSON under ``/api/``;
+    a body over the size limit is a 413."""
+    from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+
+    if _is_api(request):
+        if isinstance(exception, (RequestDataTooBig, TooManyFieldsSent)):
+            return _json_error("the request body is too large", "too_large", 413)
+        return _json_error("Bad request.", "bad_request", 400)
+    from django.views.defaults import bad_request as html_bad_request
+
+    return html_bad_request(request, exception)
+
+
+def server_error(request):
+    """A bug: JSON under ``/api/`` so a client can still read the shape."""
+    if _is_api(request):
+        return _json_error("Server error.", "error", 500)
+    from django.views.defaults import server_error as html_server_error
+
+    return html_server_error(request)

@@ -17,7 +17,9 @@ class LeagueSerializer(serializers.ModelSerializer):
 class LeagueInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+    description = serializers.CharField(
+        max_length=2000, required=False, allow_blank=True, default=""
+    )
 
 
 class RulebookOptionsSerializer(serializers.Serializer):
@@ -60,6 +62,9 @@ class RulebookOptionsSerializer(serializers.Serializer):
 
 class RulebookSerializer(serializers.ModelSerializer):
     options = RulebookOptionsSerializer(read_only=True)
+    preset = serializers.CharField(
+        read_only=True, help_text="The preset it started from; empty for a league's own."
+    )
 
     class Meta:
         model = Rulebook

@@ -1,6 +1,6 @@
 """API views for leagues, rulebooks, seasons, players and teams: parse, call one service, render."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -8,23 +8,16 @@ from rest_framework.response import Response
 from league import services
 from league.access import league_for_organiser, require_league_organiser, season_for_organiser
 from league.api import serializers as s
+from league.api.filters import LeagueScopedFilter, SeasonScopedFilter
 from league.domain.rules import PRESETS
 from league.models import League, Player, Rulebook, Season, Team
 
 
 class ReadCreateViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Public reads; ``create`` parses with ``input_serializer_class`` and calls a service."""
+    """Public reads, narrowed by ``filterset_class`` (league.api.filters); ``create`` parses with
+    ``input_serializer_class`` and calls a service."""
 
     input_serializer_class = None
-    filter_params: dict[str, str] = {}
-
-    def get_queryset(self):
-        queryset = super().get_queryset()
-        for param, lookup in self.filter_params.items():
-            value = self.request.query_params.get(param)
-            if value:
-                queryset = queryset.filter(**{lookup: value})
-        return queryset
 
     def parse(self, request):
         serializer = self.input_serializer_class(data=request.data)
@@ -51,7 +44,7 @@ class RulebookViewSet(ReadCreateViewSet):
     queryset = Rulebook.objects.all()
     serializer_class = s.RulebookSerializer
     input_serializer_class = s.RulebookInputSerializer
-    filter_params = {"league": "league_id"}
+    filterset_class = LeagueScopedFilter
 
     @extend_schema(request=s.RulebookInputSerializer, responses={201: s.RulebookSerializer})
     def create(self, request):
@@ -80,7 +73,7 @@ class SeasonViewSet(ReadCreateViewSet):
     queryset = Season.objects.select_related("rulebook")
     serializer_class = s.SeasonSerializer
     input_serializer_class = s.SeasonInputSerializer
-    filter_params = {"league": "league_id"}
+    filterset_class = LeagueScopedFilter
 
     @extend_schema(request=s.SeasonInputSerializer, responses={201: s.SeasonSerializer})
     def create(self, request):
@@ -94,7 +87,7 @@ class PlayerViewSet(ReadCreateViewSet):
     queryset = Player.objects.all()
     serializer_class = s.PlayerSerializer
     input_serializer_class = s.PlayerInputSerializer
-    filter_params = {"league": "league_id"}
+    filterset_class = LeagueScopedFilter
 
     @extend_schema(request=s.PlayerInputSerializer, responses={201: s.PlayerSerializer})
     def create(self, request):
@@ -103,12 +96,11 @@ class PlayerViewSet(ReadCreateViewSet):
         return self.created(services.player_create(league=league, user=request.user, **data))
 
 
-@extend_schema(parameters=[OpenApiParameter("season", int, description="only this season's")])
 class TeamViewSet(ReadCreateViewSet):
     queryset = Team.objects.all()
     serializer_class = s.TeamSerializer
     input_serializer_class = s.TeamInputSerializer
-    filter_params = {"season": "season_id"}
+    filterset_class = SeasonScopedFilter
 
     @extend_schema(request=s.TeamInputSerializer, responses={201: s.TeamSerializer})
     def create(self, request):

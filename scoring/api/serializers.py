@@ -76,6 +76,16 @@ class HandUndoSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
+class SideOrNullField(serializers.ChoiceField):
+    """A side, ``"A"`` or ``"B"``, or null where there is none (the model keeps an empty string)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=Side.choices, allow_null=True, read_only=True, **kwargs)
+
+    def to_representation(self, value):
+        return value or None
+
+
 class OrganiserOnlyFieldsMixin:
     """Leave out ``organiser_only_fields`` (dispute and correction reasons) unless the request
     comes from an organiser of the object's league: they are the league's private business."""
@@ -111,6 +121,8 @@ class HandSerializer(OrganiserOnlyFieldsMixin, serializers.ModelSerializer):
     def league_id_of(self, hand: Hand) -> int:
         return hand.game.season.league_id
 
+    makers = SideOrNullField()
+    renege = SideOrNullField()
     summary = serializers.SerializerMethodField()
 
     class Meta:
@@ -157,6 +169,7 @@ class GameSerializer(OrganiserOnlyFieldsMixin, serializers.ModelSerializer):
 
     seats = serializers.SerializerMethodField()
     next_dealer_seat = serializers.SerializerMethodField()
+    winner = SideOrNullField(help_text="The winning side; null while in play or on a draw.")
 
     class Meta:
         model = Game
@@ -203,6 +216,15 @@ class GameDetailSerializer(GameSerializer):
     def get_hands(self, game: Game) -> list[dict]:
         hands = game.hands.filter(status=Hand.Status.ACTIVE).order_by("number")
         return HandSerializer(hands, many=True, context=self.context).data
+
+
+class HandWithGameSerializer(HandSerializer):
+    """A hand just recorded or corrected, with its game as it stands after it."""
+
+    game = GameSerializer()
+
+    class Meta(HandSerializer.Meta):
+        ref_name = "HandWithGame"
 
 
 class GameInputSerializer(serializers.Serializer):

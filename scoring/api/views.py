@@ -4,6 +4,7 @@ Hands may be written by an organiser of the league (session or token auth) or by
 captain, who sends the game's captain token in the ``X-Captain-Token`` header.
 """
 
+import django_filters
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import action
@@ -14,6 +15,7 @@ from rest_framework.views import APIView
 from league.access import require_league_organiser
 from league.api import serializers as league_serializers
 from league.api.errors import domain_error_response
+from league.api.filters import id_filter
 from league.api.views import ReadCreateViewSet
 from league.domain.rules import PRESETS
 from league.domain.rules import Rulebook as RulebookRules
@@ -50,6 +52,13 @@ def too_many_guesses() -> Throttled:
     return Throttled(wait=60, detail="too many wrong captain tokens from this address.")
 
 
+class GameFilter(django_filters.FilterSet):
+    season = id_filter("season_id", "only this season's")
+    night = id_filter("night_id", "only this night's")
+    status = django_filters.ChoiceFilter(choices=Game.Status.choices)
+    confirmation = django_filters.ChoiceFilter(choices=Game.Confirmation.choices)
+
+
 def writable_game(request, pk) -> tuple[Game, str]:
     """The game a request may score, and how it got in: as its captain or as an organiser.
 
@@ -80,12 +89,7 @@ class GameViewSet(ReadCreateViewSet):
     queryset = Game.objects.select_related("season")
     serializer_class = s.GameSerializer
     input_serializer_class = s.GameInputSerializer
-    filter_params = {
-        "season": "season_id",
-        "status": "status",
-        "night": "night_id",
-        "confirmation": "confirmation",
-    }
+    filterset_class = GameFilter
     allows_captain_token = True
 
     def get_serializer_class(self):
@@ -136,9 +140,9 @@ class GameViewSet(ReadCreateViewSet):
         parameters=[IDEMPOTENCY_KEY, CAPTAIN_TOKEN],
         request=s.HandInputSerializer,
         responses={
-            201: s.HandSerializer,
+            201: s.HandWithGameSerializer,
             200: OpenApiResponse(
-                s.HandSerializer, description="a retry: the hand already recorded"
+                s.HandWithGameSerializer, description="a retry: the hand already recorded"
             ),
             409: OpenApiResponse(description="the hand was already entered, or the game is over"),
         },
@@ -190,9 +194,9 @@ class GameViewSet(ReadCreateViewSet):
     @extend_schema(
         parameters=[CAPTAIN_TOKEN],
         request=s.HandCorrectionSerializer,
-        responses={200: s.HandSerializer},
+        responses={200: s.HandWithGameSerializer},
     )
-    @action(detail=True, methods=["post"], url_path=r"hands/(?P<number>[0-9]+)/correct")
+    @action(detail=True, methods=["post"], url_path=r"hands/(?P<number>[0-9]{1,9})/correct")
     def correct_hand(self, request, pk=None, number=None):
         """Correct an earlier hand with a reason; the old row is kept, marked as replaced."""
         game, source = writable_game(request, pk)

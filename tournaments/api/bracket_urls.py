@@ -1,11 +1,11 @@
 """API routes for brackets, included under ``/api/v1/``."""
 
 from django.urls import path
-from rest_framework.routers import SimpleRouter
 
+from league.api.routers import IdSimpleRouter
 from tournaments.api.brackets import BracketViewSet, SeasonScheduleView
 
-router = SimpleRouter()
+router = IdSimpleRouter()
 router.register("brackets", BracketViewSet, basename="bracket")
 
 urlpatterns = [

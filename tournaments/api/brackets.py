@@ -15,6 +15,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league.api.filters import SeasonScopedFilter, filtered
 from league.errors import NotFoundError
 from league.models import Season
 from tournaments.models import Bracket
@@ -368,9 +369,7 @@ class BracketViewSet(viewsets.ViewSet):
     def list(self, request):
         """Published and finished brackets (and, for their organisers, drafts)."""
         brackets = brackets_for_viewer(user=request.user).order_by("-created_at", "id")
-        season = request.query_params.get("season")
-        if season and season.isdigit():
-            brackets = brackets.filter(season_id=season)
+        brackets = filtered(request, brackets, SeasonScopedFilter)
         return Response([bracket_data(bracket) for bracket in brackets[:200]])
 
     @extend_schema(responses={200: BracketDetailSerializer})

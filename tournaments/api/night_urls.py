@@ -1,10 +1,9 @@
 """API routes of individual nights, under ``/api/v1/nights/``."""
 
-from rest_framework.routers import SimpleRouter
-
+from league.api.routers import IdSimpleRouter
 from tournaments.api.nights import NightViewSet
 
-router = SimpleRouter()
+router = IdSimpleRouter()
 router.register("nights", NightViewSet, basename="night")
 
 urlpatterns = router.urls

@@ -11,6 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from league.access import is_league_organiser
+from league.api.filters import SeasonScopedFilter
 from league.api.permissions import ReadOnlyOrOrganiser
 from league.errors import NotFoundError
 from league.models import Night, Player, Season
@@ -220,13 +221,10 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     queryset = Night.objects.select_related("season").order_by("date", "pk")
     serializer_class = NightSerializer
     permission_classes = [ReadOnlyOrOrganiser]
+    filterset_class = SeasonScopedFilter
 
     def get_queryset(self):
-        queryset = super().get_queryset().filter(season__format=Season.Format.INDIVIDUAL)
-        season = self.request.query_params.get("season")
-        if season:
-            queryset = queryset.filter(season_id=season)
-        return queryset
+        return super().get_queryset().filter(season__format=Season.Format.INDIVIDUAL)
 
     def _parse(self, serializer_class):
         serializer = serializer_class(data=self.request.data)
@@ -242,9 +240,6 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         data = night_detail_data(night, include_draft=organises)
         return Response(NightDetailSerializer(data).data, status=code)
 
-    @extend_schema(
-        parameters=[OpenApiParameter("season", int, description="only this season's nights")]
-    )
     def list(self, request, *args, **kwargs):
         """Nights of individual seasons, oldest first."""
         return super().list(request, *args, **kwargs)
@@ -309,7 +304,12 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         parameters=[ROUND_NUMBER],
         responses={201: StartedGameSerializer(many=True)},
     )
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/start")
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"rounds/(?P<number>[0-9]{1,9})/start",
+        pagination_class=None,
+    )
     def start_round(self, request, pk=None, number=None):
         """Start a round: one game per table with its captain link and QR code."""
         night = self._night(pk)
@@ -318,7 +318,7 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return Response(StartedGameSerializer(data, many=True).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, parameters=[ROUND_NUMBER], responses={200: NightDetailSerializer})
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/finish")
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,9})/finish")
     def finish_round(self, request, pk=None, number=None):
         """Close a round whose games are all over."""
         night = self._night(pk)
