@@ -106,6 +106,9 @@
     prepare();
     var flash = fresh.querySelector("[data-flash]");
     announce((flash ? flash.textContent + ". " : "") + "Score: " + scoreWords(fresh) + ".");
+    // The new state starts at the top: the score, the result (also announced in #live), then
+    // the form for the next hand with its "Record hand" button in view, without a scroll.
+    window.scrollTo(0, 0);
     var first = fresh.querySelector("input[name=caller], .over button");
     if (first) first.focus({ preventScroll: true });
     return true;

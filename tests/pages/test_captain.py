@@ -274,7 +274,7 @@ def test_play_to_the_end_then_confirm(client, make_game, slug):
     expected = {"standard": (10, 5), "progressive": (16, 8)}[slug]
     assert (game.score_a, game.hands_played) == expected
     page = text(client.get(card_url(game)))
-    assert f"{escape(game.side_name('A'))} (A) win {game.score_a}–0" in page
+    assert f"{escape(game.side_name('A'))} won the game, {game.score_a}–0" in page
     assert 'class="hand"' not in page  # no more hands to enter
     assert f"Confirm {game.score_a}–0" in page
 
