@@ -139,10 +139,12 @@ def _side(game: Game, letter: str) -> SideView:
 
 
 def _result(game: Game) -> str:
+    """The game's result in words. A side's name may be a team's ("Stick the Dealer") or two
+    players' ("Alice & Carol"), so it is never used as a plural subject: "… won the game"."""
     high, low = max(game.score_a, game.score_b), min(game.score_a, game.score_b)
     if not game.winner:
-        return f"Drawn {high}–{low}"
-    return f"{game.side_name(game.winner)} ({game.winner}) win {high}–{low}"
+        return f"A draw, {high}–{low}"
+    return f"{game.side_name(game.winner)} won the game, {high}–{low}"
 
 
 def hand_label(hand: Hand) -> str:

@@ -6,7 +6,9 @@ from scoring.captain import views
 
 app_name = "captain"
 urlpatterns = [
+    path("sw.js", views.service_worker, name="service-worker"),
     path("<str:token>/", views.card, name="card"),
+    path("<str:token>/manifest.webmanifest", views.manifest, name="manifest"),
     path("<str:token>/hands/", views.hand_record, name="hand-record"),
     path("<str:token>/hands/undo/", views.hand_undo, name="hand-undo"),
     path("<str:token>/hands/<int:number>/correct/", views.hand_correct, name="hand-correct"),

@@ -18,12 +18,16 @@ nothing to ride on. Leaving it out also spares captains on phones that drop cook
 from __future__ import annotations
 
 import io
-from functools import wraps
+from functools import cache, wraps
+from pathlib import Path
 
 import segno
 from django.contrib import messages
-from django.http import HttpResponse, HttpResponseRedirect
+from django.contrib.staticfiles import finders
+from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
@@ -258,3 +262,47 @@ def qr_code(request, game: Game):
         buffer, kind="svg", scale=8, border=4, title="Score-card link for this table"
     )
     return HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
+
+
+SERVICE_WORKER = "js/captain-sw.js"
+
+
+@cache
+def _service_worker_source() -> bytes:
+    path = finders.find(SERVICE_WORKER)
+    if path is None:  # pragma: no cover - the file is part of the source tree
+        raise ImproperlyConfigured(f"static file {SERVICE_WORKER} not found")
+    return Path(path).read_bytes()
+
+
+@require_GET
+def service_worker(request):
+    """The captain's service worker (``static/js/captain-sw.js``), served from ``/t/`` so that
+    its scope covers every score card: a worker's scope is the folder it is served from."""
+    response = HttpResponse(_service_worker_source(), content_type="text/javascript")
+    response["Service-Worker-Allowed"] = "/t/"
+    response["Cache-Control"] = "no-cache"  # a new version is picked up at the next visit
+    return response
+
+
+@require_GET
+@captain_door
+def manifest(request, game: Game):
+    """This score card as an installable web app: it opens on this game's card."""
+    card_url = _card_url(game)
+    icon = static("img/captain-icon.svg")
+    data = {
+        "name": f"Score card: {game.side_name('A')} v {game.side_name('B')}",
+        "short_name": "Score card",
+        "start_url": card_url,
+        "scope": card_url,
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": "#1b1b1b",
+        "icons": [
+            {"src": icon, "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
+            {"src": static("img/captain-icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("img/captain-icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        ],
+    }
+    return JsonResponse(data, content_type="application/manifest+json")

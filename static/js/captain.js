@@ -8,6 +8,8 @@
  *   next hand, and it is sent again with the SAME key when the network is back (the online event,
  *   a retry timer, or "Send now"), so the server records it exactly once.
  * - Each hand gets a fresh client key; a double tap is ignored while a form is being sent.
+ * - A service worker (/t/sw.js, see captain-sw.js) keeps the page and its assets, so the page
+ *   reloads without a network too; it is told to keep the page again after each recorded hand.
  */
 (function () {
   "use strict";
@@ -19,6 +21,25 @@
   var sending = false;
   var timer = null;
   var delay = 2000;
+  var script = document.currentScript;
+
+  /* Ask the service worker to keep these URLs (fetched again, so the kept page is current). */
+  function keep(urls) {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker) worker.postMessage({ type: "keep", urls: urls });
+  }
+
+  if (script && script.dataset.serviceWorker && navigator.serviceWorker) {
+    navigator.serviceWorker.register(script.dataset.serviceWorker).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      var assets = Array.prototype.map.call(
+        document.querySelectorAll("link[rel=stylesheet], script[src]"),
+        function (element) { return element.href || element.src; }
+      );
+      registration.active.postMessage({ type: "keep", urls: [location.pathname].concat(assets) });
+    }).catch(function () { /* no service worker: the page still works online */ });
+  }
 
   function load() {
     try {
@@ -104,8 +125,12 @@
     if (!fresh) return false;
     card().replaceWith(fresh);
     prepare();
+    keep([location.pathname]);
     var flash = fresh.querySelector("[data-flash]");
     announce((flash ? flash.textContent + ". " : "") + "Score: " + scoreWords(fresh) + ".");
+    // The new state starts at the top: the score, the result (also announced in #live), then
+    // the form for the next hand with its "Record hand" button in view, without a scroll.
+    window.scrollTo(0, 0);
     var first = fresh.querySelector("input[name=caller], .over button");
     if (first) first.focus({ preventScroll: true });
     return true;

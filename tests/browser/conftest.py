@@ -10,6 +10,7 @@ Playwright's sync API runs an event loop in the test's thread, so Django's ORM (
 to set up games and check the database) needs ``DJANGO_ALLOW_ASYNC_UNSAFE``.
 """
 
+import json
 import os
 import re
 from pathlib import Path
@@ -180,3 +181,30 @@ def card(page, live_server):
         return score_card
 
     return open_card
+
+
+SEVERE = ("serious", "critical")
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's violations on ``page`` as it is now (axe's JS ships with axe-playwright-python
+    and is injected through the DevTools protocol: no CDN, no inline script in the page)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    return Axe().run(page).response["violations"]
+
+
+def assert_accessible(page) -> None:
+    """Fail listing every serious or critical axe-core violation of ``page``, with its targets."""
+    violations = axe_violations(page)
+    if os.environ.get("AXE_REPORT"):  # every violation, any impact, one JSON line per page
+        with open(os.environ["AXE_REPORT"], "a") as report:
+            found = [(v["impact"], v["id"], len(v["nodes"])) for v in violations]
+            report.write(json.dumps({"url": urlsplit(page.url).path, "violations": found}) + "\n")
+    severe = [v for v in violations if v["impact"] in SEVERE]
+    lines = [
+        f"{v['impact']} {v['id']}: {v['help']} at "
+        + ", ".join(" ".join(node["target"]) for node in v["nodes"][:6])
+        for v in severe
+    ]
+    assert not severe, f"{page.url}:\n" + "\n".join(lines)

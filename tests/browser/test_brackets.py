@@ -23,7 +23,7 @@ def win_on_the_score_card(page, base_url, game, caller):
     side = "A" if caller in (game.seat_0.name, game.seat_2.name) else "B"
     for _hand in range(3):
         captain.hand(caller, 5, alone=True, expect=f"Loner marched! {side} +4")
-    expect(page.locator(".status")).to_contain_text("win 12–0")
+    expect(page.locator(".status")).to_contain_text("won the game, 12–0")
     return captain
 
 

@@ -46,7 +46,7 @@ def test_a_game_to_10_under_standard_rules_then_the_other_side_confirms(table_ga
     shot(page, "hand-6-entry")
     captain.hand("Carol", 5, expect="March! A +2")
 
-    expect(page.locator(".status")).to_contain_text("Alice & Carol (A) win 10–5")
+    expect(page.locator(".status")).to_contain_text("Alice & Carol won the game, 10–5")
     expect(page.locator("form.hand")).to_have_count(0)
     shot(page, "game-over")
     game.refresh_from_db()
@@ -82,7 +82,7 @@ def test_a_progressive_game_of_8_hands_ends_drawn_and_is_disputed(table_game, ca
     captain.hand("Carol", 1, expect="Euchred: B +2")
     captain.hand("Dave", 3, expect="Made it: B +1")
 
-    expect(page.locator(".status")).to_contain_text("Drawn 6–6")
+    expect(page.locator(".status")).to_contain_text("A draw, 6–6")
     game.refresh_from_db()
     assert (game.status, game.winner, game.hands_played, counting_hands(game)) == (
         "finished",

@@ -41,7 +41,10 @@ def test_the_public_page_draws_the_bracket_and_the_placings(
     assert html.count('<g class="match') == 3
     assert '<g class="match ready" data-code="W1-1">' in html
     assert '<text class="round" x="78" y="16" text-anchor="middle">Semi-finals</text>' in html
-    assert '<text class="team pending" x="215" y="74">Winner of W1-1</text>' in html
+    assert (
+        '<text class="team pending"><tspan x="223" y="78">Winner of</tspan>'
+        '<tspan x="223" y="91">W1-1</tspan><title>Winner of W1-1</title></text>'
+    ) in html
     assert html.count('<path class="feed"') == 2
 
     for code, side in (("W1-1", "A"), ("W1-2", "B"), ("W2-1", "A")):
@@ -49,12 +52,45 @@ def test_the_public_page_draws_the_bracket_and_the_placings(
     html = client.get(f"/brackets/{bracket.pk}/").content.decode()
     assert "hx-trigger" not in html  # finished: no more polling
     assert "Champion: <strong>Team 1</strong>" in html
-    assert '<text class="team winner" x="215" y="74">Team 1</text>' in html
-    assert '<text class="pts winner" x="327" y="74" text-anchor="end">10</text>' in html
+    assert '<text class="seed" x="209" y="84">1</text>' in html
+    assert (
+        '<text class="team winner"><tspan x="223" y="84">Team 1</tspan>'
+        "<title>Seed 1: Team 1</title></text>"
+    ) in html
+    assert '<text class="pts winner" x="328" y="84" text-anchor="end">10</text>' in html
     assert '<h2 id="placings-h">Final placings</h2>' in html
     assert "<tr><td>1</td><td>Team 1</td></tr>" in html
     assert "<tr><td>2</td><td>Team 3</td></tr>" in html
     assert html.count("<tr><td>3</td>") == 2
+
+
+def test_long_names_wrap_whole_beside_their_seeds(client, season, organiser):
+    teams = make_teams(season, 4)
+    teams[1].name = "Bowers of Power and Glory"
+    teams[2].name = "Supercalifragilisticexpialidocious"
+    for team in teams[1:3]:
+        team.save()
+    bracket = services.bracket_create(
+        season=season, user=organiser, kind="single", teams=teams, name="Playoffs"
+    )
+    services.bracket_publish(bracket=bracket, user=organiser)
+    html = client.get(f"/brackets/{bracket.pk}/").content.decode()
+    assert "…" not in html
+    # W1-2 is seed 2 v seed 3: names on two lines, a line too wide for the box drawn narrower
+    # (textLength), a word too long for a line broken with a hyphen.
+    narrower = 'textLength="88" lengthAdjust="spacingAndGlyphs"'
+    assert '<text class="seed" x="33" y="123">2</text>' in html
+    assert (
+        '<text class="team"><tspan x="47" y="117">Bowers of</tspan>'
+        f'<tspan x="47" y="130" {narrower}>Power and Glory</tspan>'
+        "<title>Seed 2: Bowers of Power and Glory</title></text>"
+    ) in html
+    assert '<text class="seed" x="33" y="155">3</text>' in html
+    assert (
+        '<text class="team"><tspan x="47" y="149">Supercalifragi-</tspan>'
+        f'<tspan x="47" y="162" {narrower}>listicexpialidocious</tspan>'
+        "<title>Seed 3: Supercalifragilisticexpialidocious</title></text>"
+    ) in html
 
 
 def test_htmx_polls_get_the_live_part_alone(client, four, organiser):

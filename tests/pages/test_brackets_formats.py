@@ -49,7 +49,7 @@ def test_a_pools_bracket_is_built_on_the_form_and_drawn_pool_by_pool(
     assert '<h2 id="part-pool-b">Pool B</h2>' in html
     assert '<h2 id="part-knockout">Knockout</h2>' in html
     assert html.index("part-pool-a") < html.index("part-knockout")
-    assert '<text class="team pending" x="39" y="43">1st in pool A</text>' in html
+    assert '<text class="team pending"><tspan x="47" y="45">1st in pool A</tspan>' in html
     assert html.count('<g class="match ready"') == 6
     assert '<h2 id="table-1">Pool A</h2>' in html
 
@@ -63,7 +63,7 @@ def test_a_pools_bracket_is_built_on_the_form_and_drawn_pool_by_pool(
         '<small class="why">behind Team 4 on point difference (+1 to +6)</small></td>'
         "<td>1–1</td><td>+1</td></tr>"
     ) in html
-    assert '<text class="team" x="39" y="43">Team 4</text>' in html  # 1st in pool A, filled
+    assert '<text class="team"><tspan x="47" y="45">Team 4</tspan>' in html  # 1st in pool A
     assert html.count('<g class="match ready"') == 2  # the semi-finals, with their games
 
 

@@ -6,6 +6,7 @@ and conflicts, undo, corrections, confirmation, and the door (friendly 404, rate
 import random
 import re
 from html import escape
+from pathlib import Path
 from types import SimpleNamespace
 
 import django_ratelimit.core
@@ -274,7 +275,7 @@ def test_play_to_the_end_then_confirm(client, make_game, slug):
     expected = {"standard": (10, 5), "progressive": (16, 8)}[slug]
     assert (game.score_a, game.hands_played) == expected
     page = text(client.get(card_url(game)))
-    assert f"{escape(game.side_name('A'))} (A) win {game.score_a}–0" in page
+    assert f"{escape(game.side_name('A'))} won the game, {game.score_a}–0" in page
     assert 'class="hand"' not in page  # no more hands to enter
     assert f"Confirm {game.score_a}–0" in page
 
@@ -426,3 +427,25 @@ def test_the_ordered_up_toggle_appears_only_when_the_rulebook_needs_it(client, m
     )
     assert "must go alone" in response.content.decode()
     assert not game.hands.exists()
+
+
+def test_the_service_worker_is_served_for_every_score_card(client):
+    response = client.get("/t/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/javascript"
+    assert response["Service-Worker-Allowed"] == "/t/"
+    assert response["Cache-Control"] == "no-cache"
+    assert response.content == Path(finders.find("js/captain-sw.js")).read_bytes()
+
+
+def test_the_manifest_opens_the_game_and_needs_its_token(client, make_game):
+    game = make_game("standard")
+    response = client.get(f"{card_url(game)}manifest.webmanifest")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
+    assert response.json()["start_url"] == card_url(game)
+    assert response.json()["scope"] == card_url(game)
+    page = client.get(card_url(game)).content.decode()
+    assert f'<link rel="manifest" href="{card_url(game)}manifest.webmanifest">' in page
+    assert 'data-service-worker="/t/sw.js"' in page
+    assert client.get("/t/not-a-token/manifest.webmanifest").status_code == 404

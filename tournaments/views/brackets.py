@@ -7,8 +7,10 @@ the matches) and rendered by ``templates/brackets/_drawing.html``:
 
 - a *section* is one part of the bracket (winners', losers', grand final, third place, round
   robin), drawn as its own picture; its *columns* are its rounds;
-- a *box* is a match: two rows (its two teams, or what each slot waits for) with the score on the
-  right; a bye match is laid out but not drawn;
+- a *box* is a match: two rows (its two teams, or what each slot waits for), each with the team's
+  seed as a small number before its name and the score on the right; a bye match is laid out but
+  not drawn. A name is never cut: it wraps onto a second line, and a line still too long for the
+  box is drawn narrower (SVG ``textLength``);
 - a *line* joins a feeder match to the slot it feeds, within one section.
 
 A pools bracket draws each pool as its own section, then the knockout; Swiss rounds are one
@@ -50,13 +52,18 @@ from tournaments.services.brackets.corrections import (
 from tournaments.services.brackets.create import SUPPORTED_KINDS, bracket_create, bracket_publish
 from tournaments.services.schedules import season_schedule_create
 
-BOX_WIDTH, ROW_HEIGHT = 156, 24
+BOX_WIDTH, ROW_HEIGHT = 156, 32
 BOX_HEIGHT = 2 * ROW_HEIGHT
-CODE_WIDTH = 34
+CODE_WIDTH = 28
 COLUMN_GAP, ROW_GAP, HEADER = 20, 14, 26
 """Two rounds side by side fit a 360-pixel phone (332 pixels of drawing) without scrolling."""
-NAME_LENGTH = 14
-"""Characters of a 12.5-pixel team name that fit between the code and the score."""
+SEED_X, NAME_X, SCORE_X = CODE_WIDTH + 4, CODE_WIDTH + 18, BOX_WIDTH - 5
+"""Where a row's seed, name and (right-aligned) score start, from the box's left edge."""
+NAME_WIDTH = 88
+"""Pixels of name between the seed and a two-digit score."""
+FONT_SIZE, LINE_HEIGHT = 12, 13
+"""The drawing's font (``.bracket-svg`` in brackets.css): two lines of a name fill a row."""
+NARROW, WIDE = set("fijlrtI.,'!|() "), set("mwMW@%")
 
 PART_TITLES = {
     BracketMatch.Part.WINNERS: "Winners' bracket",
@@ -74,9 +81,19 @@ PART_TITLES = {
 # --------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class NameLine:
+    text: str
+    y: int
+    squeeze: bool
+    """Too wide for the box even on its own line: drawn narrower, at ``NAME_WIDTH``."""
+
+
 @dataclass
 class Row:
     name: str
+    lines: list[NameLine]
+    seed: int | None
     score: str
     is_winner: bool
     is_known: bool
@@ -107,8 +124,40 @@ class Section:
         return self.title.lower().replace("'", "").replace(" ", "-")
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= NAME_LENGTH else name[: NAME_LENGTH - 1] + "…"
+def _text_width(text: str) -> float:
+    """A sans-serif line's width in pixels, estimated (the server cannot measure it)."""
+    ems = sum(
+        0.32 if c in NARROW else 0.9 if c in WIDE else 0.7 if c.isupper() else 0.58 for c in text
+    )
+    return ems * FONT_SIZE
+
+
+def _wrap(name: str) -> list[str]:
+    """The name in at most two lines, broken between words (a first word too long for a line is
+    broken with a hyphen); whatever is left goes on the second line."""
+    lines: list[str] = []
+    for word in name.split():
+        if lines and (len(lines) == 2 or _text_width(f"{lines[-1]} {word}") <= NAME_WIDTH):
+            lines[-1] = f"{lines[-1]} {word}"
+        elif not lines and _text_width(word) > NAME_WIDTH:
+            cut = max(
+                (n for n in range(1, len(word)) if _text_width(word[:n] + "-") <= NAME_WIDTH),
+                default=1,
+            )
+            lines += [word[:cut] + "-", word[cut:]]
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _name_lines(name: str, row_y: int) -> list[NameLine]:
+    """The lines of a row's name with their baselines, centred in the row."""
+    texts = _wrap(name)
+    first = row_y + (ROW_HEIGHT - len(texts) * LINE_HEIGHT) // 2 + LINE_HEIGHT - 3
+    return [
+        NameLine(text, first + index * LINE_HEIGHT, _text_width(text) > NAME_WIDTH)
+        for index, text in enumerate(texts)
+    ]
 
 
 def _round_title(part: str, round_number: int, rounds: int, kind: str) -> str:
@@ -134,6 +183,7 @@ def bracket_drawing(summary: BracketSummary) -> list[Section]:
     for line in summary.matches:
         parts.setdefault((line.match.part, line.match.pool), []).append(line)
     sections = []
+    seeds = {entry.team_id: entry.seed for entry in summary.entries}
     is_pools = summary.bracket.kind == Bracket.Kind.POOLS
     order = [BracketMatch.Part.POOL, *(part for part in PART_TITLES if part != "pool")]
     for part, pool in sorted(parts, key=lambda key: (order.index(key[0]), key[1])):
@@ -187,7 +237,9 @@ def bracket_drawing(summary: BracketSummary) -> list[Section]:
             score = line.score
             rows = tuple(
                 Row(
-                    name=_short(name),
+                    name=name,
+                    lines=_name_lines(name, y + index * ROW_HEIGHT),
+                    seed=seeds.get(team_id),
                     score="" if score is None else str(score[index]),
                     is_winner=match.winner_id is not None and match.winner_id == team_id,
                     is_known=team_id is not None,
@@ -240,7 +292,19 @@ def bracket_page(request, pk: int) -> HttpResponse:
         "bracket": bracket,
         "summary": summary,
         "sections": bracket_drawing(summary),
-        "box": {"width": BOX_WIDTH, "height": BOX_HEIGHT, "row": ROW_HEIGHT, "code": CODE_WIDTH},
+        "box": {
+            "width": BOX_WIDTH,
+            "height": BOX_HEIGHT,
+            "row": ROW_HEIGHT,
+            "code": CODE_WIDTH,
+            "won_width": BOX_WIDTH - CODE_WIDTH,
+            "seed_x": SEED_X,
+            "name_x": NAME_X,
+            "name_width": NAME_WIDTH,
+            "score_x": SCORE_X,
+            "text_dy": ROW_HEIGHT // 2 + 3,
+            "code_dy": ROW_HEIGHT + 4,
+        },
     }
     template = "brackets/_live.html" if request.htmx else "brackets/page.html"
     response = render(request, template, context)
