@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Hand
-from tests.browser.conftest import ScoreCard
+from tests.browser.conftest import ScoreCard, wait_for_script
 from tests.factories import TeamFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -129,7 +129,7 @@ def kept_page(page) -> str:
 
 def wait_until_kept(page, timeout: float = 10.0):
     """The service worker controls the page and keeps the page, its stylesheet and script."""
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_for_script(page, "navigator.serviceWorker.controller !== null", timeout)
     assets = page.evaluate(
         """() => Array.from(document.querySelectorAll("link[rel=stylesheet], script[src]"),
                             (el) => el.href || el.src)"""

@@ -70,10 +70,10 @@ def test_long_names_wrap_whole_beside_their_seeds(client, season, organiser):
     teams[2].name = "Supercalifragilisticexpialidocious"
     for team in teams[1:3]:
         team.save()
-    bracket = services.bracket_create(
+    bracket = bracket_create(
         season=season, user=organiser, kind="single", teams=teams, name="Playoffs"
     )
-    services.bracket_publish(bracket=bracket, user=organiser)
+    bracket_publish(bracket=bracket, user=organiser)
     html = client.get(f"/brackets/{bracket.pk}/").content.decode()
     assert "…" not in html
     # W1-2 is seed 2 v seed 3: names on two lines, a line too wide for the box drawn narrower
