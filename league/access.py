@@ -4,6 +4,10 @@ Public data (leagues, seasons, rosters' names, games, standings) is readable by 
 needs an organiser (owner or co-organiser) of the league the object belongs to, or a superuser.
 """
 
+import ipaddress
+
+from django.conf import settings
+
 from league.errors import AccessDeniedError, NotFoundError
 from league.models import League, LeagueRole, Season
 
@@ -120,3 +124,19 @@ def invitation_for_invitee(*, token: str):
     if invitation is None:
         raise NotFoundError("this invitation link is not valid (it may have been used)")
     return invitation
+
+
+def client_address(group: str, request) -> str:
+    """The rate-limit key of the client's address: django-ratelimit's ``"ip"`` key, without its
+    server error when the request names no address (a WSGI caller that sets no ``REMOTE_ADDR``,
+    or a proxy that left out the header ``RATELIMIT_IP_META_KEY`` names). Such requests share
+    one bucket, ``"unknown"``. An IPv6 address counts by its /64, as django-ratelimit does."""
+    header = getattr(settings, "RATELIMIT_IP_META_KEY", None) or "REMOTE_ADDR"
+    raw = request.META.get(header, "").split(",")[0].strip()
+    try:
+        address = ipaddress.ip_address(raw)
+    except ValueError:
+        return "unknown"
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
+    return str(address)

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django_ratelimit.core import is_ratelimited
 
-from league.access import is_league_organiser
+from league.access import client_address, is_league_organiser
 from league.errors import AccessDeniedError, NotFoundError
 from scoring.models import Game
 
@@ -39,7 +39,11 @@ def captain_guesses_exceeded(request, *, increment: bool) -> bool:
     """Has this address tried too many wrong captain tokens this minute? ``increment`` counts one
     more wrong token first."""
     return is_ratelimited(
-        request, group=CAPTAIN_GUESS_GROUP, key="ip", rate=_guess_rate, increment=increment
+        request,
+        group=CAPTAIN_GUESS_GROUP,
+        key=client_address,
+        rate=_guess_rate,
+        increment=increment,
     )
 
 

@@ -81,7 +81,7 @@ class LoginView(auth_views.LoginView):
     def post(self, request, *args, **kwargs):
         limited = [
             is_ratelimited(request, group="manage-login", key=key, rate=LOGIN_RATE, increment=True)
-            for key in ("ip", "post:username")
+            for key in (access.client_address, "post:username")
         ]
         if any(limited):
             context = {"form": self.get_form_class()(request), "too_many": True}

@@ -105,3 +105,23 @@ def test_a_retry_under_a_new_key_after_another_client_took_the_number_is_a_confl
     assert again.json()["message"].startswith("hand 1 was already entered; the score is A 0 – B 1")
     assert again.json()["game"]["hands_played"] == 1
     assert Hand.objects.count() == 1
+
+
+def test_a_request_that_names_no_address_is_limited_not_a_server_error(
+    api, make_game, one_minute, settings
+):
+    """A WSGI caller that sets no REMOTE_ADDR, or a proxy that left out the header the limit
+    reads, shares one bucket instead of failing with a 500."""
+    settings.RATELIMIT_IP_META_KEY = "HTTP_X_REAL_IP"
+    game = make_game()
+    answers = [
+        api.post(
+            f"/api/v1/games/{game.pk}/hands/",
+            {"makers": "A", "tricks_won": 3},
+            format="json",
+            HTTP_X_CAPTAIN_TOKEN=f"guess-{guess}",
+        ).status_code
+        for guess in range(31)
+    ]
+    assert answers == [404] * 30 + [429]
+    assert not Hand.objects.exists()
