@@ -215,14 +215,15 @@ ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, descriptio
 
 
 class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
-    """Individual nights of a season. Reads are public; every write needs an organiser."""
+    """Nights of a season (individual ones are planned here). Reads are public; every write needs
+    an organiser."""
 
     queryset = Night.objects.select_related("season").order_by("date", "pk")
     serializer_class = NightSerializer
     permission_classes = [ReadOnlyOrOrganiser]
 
     def get_queryset(self):
-        queryset = super().get_queryset().filter(season__format=Season.Format.INDIVIDUAL)
+        queryset = super().get_queryset()
         season = self.request.query_params.get("season")
         if season:
             queryset = queryset.filter(season_id=season)
@@ -246,7 +247,7 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         parameters=[OpenApiParameter("season", int, description="only this season's nights")]
     )
     def list(self, request, *args, **kwargs):
-        """Nights of individual seasons, oldest first."""
+        """Nights of every season (team and individual), oldest first."""
         return super().list(request, *args, **kwargs)
 
     @extend_schema(responses={200: NightDetailSerializer})
