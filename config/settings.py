@@ -124,7 +124,7 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    CELERY_BROKER_URL = "memory://"
+    CELERY_BROKER_URL = "memory://localhost/"  # a host, or kombu warns it reverts to one
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-job leaves the message for another worker
@@ -225,7 +225,13 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # Celery logs a line per task at INFO ("Task … succeeded"): with eager tasks that is a
+        # line per hand in the console. Warnings and errors still show; CELERY_LOG_LEVEL=INFO (or
+        # DEBUG) brings the task lines back.
+        "celery": {"level": os.environ.get("CELERY_LOG_LEVEL", "WARNING")},
+    },
 }
 
 # How many wrong captain tokens one address may try per minute before it is slowed down.
