@@ -228,10 +228,15 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
-        # Celery logs a line per task at INFO ("Task … succeeded"): with eager tasks that is a
-        # line per hand in the console. Warnings and errors still show; CELERY_LOG_LEVEL=INFO (or
-        # DEBUG) brings the task lines back.
-        "celery": {"level": os.environ.get("CELERY_LOG_LEVEL", "WARNING")},
+        # Celery logs a line per task at INFO ("Task … succeeded"): with eager tasks (the
+        # embedded shape) that is a line per hand in the console, so there it logs warnings and
+        # errors only, unless CELERY_LOG_LEVEL asks for more. A worker keeps LOG_LEVEL.
+        "celery": {
+            "level": os.environ.get(
+                "CELERY_LOG_LEVEL",
+                "WARNING" if CELERY_TASK_ALWAYS_EAGER else os.environ.get("LOG_LEVEL", "INFO"),
+            )
+        },
     },
 }
 
