@@ -22,6 +22,9 @@ register = template.Library()
 # printables (a wall, paper).
 BARE = ("captain:", "public-projector", "night-print-", "night-tents")
 
+# The workspace's league and season pages carry the same links as tiles of their own.
+OWN_TILES = ("manage:league", "manage:season")
+
 PUBLIC_LABELS = {
     "public-season": "Standings",
     "brackets:schedule": "Schedule",
@@ -178,6 +181,8 @@ def site_nav(context):
         crumbs[-1] = Link(crumbs[-1].label, path, True)
     elif title:
         crumbs.append(Link(title, request.get_full_path(), True))
+    if view in OWN_TILES:
+        sections = []
     return {"crumbs": crumbs, "sections": _marked(sections, path), "section_label": label}
 
 
