@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "django_filters",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "league",
     "scoring",
@@ -85,6 +86,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            "libraries": {"site_nav": "config.site_nav"},
         },
     },
 ]
@@ -137,7 +139,7 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 else:
     CACHES = {"default": LOCAL_CACHE}
-    CELERY_BROKER_URL = "memory://"
+    CELERY_BROKER_URL = "memory://localhost/"  # a host, or kombu warns it reverts to one
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-job leaves the message for another worker
@@ -226,6 +228,10 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from the installed sidecar package: the docs work offline, no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "SideEnum": "scoring.models.Side",
@@ -270,7 +276,18 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # Celery logs a line per task at INFO ("Task … succeeded"): with eager tasks (the
+        # embedded shape) that is a line per hand in the console, so there it logs warnings and
+        # errors only, unless CELERY_LOG_LEVEL asks for more. A worker keeps LOG_LEVEL.
+        "celery": {
+            "level": os.environ.get(
+                "CELERY_LOG_LEVEL",
+                "WARNING" if CELERY_TASK_ALWAYS_EAGER else os.environ.get("LOG_LEVEL", "INFO"),
+            )
+        },
+    },
 }
 
 # How many wrong captain tokens one address may try per minute before it is slowed down.

@@ -1,6 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 
 from config.health import healthz
 from league.api.routers import IdRouter
@@ -21,6 +25,8 @@ from scoring.api.views import (
     SeasonStandingsView,
 )
 from scoring.manage import urls as scoring_workspace
+from tournaments.api import bracket_urls as bracket_api
+from tournaments.api import night_urls as night_api
 
 router = IdRouter()
 router.register("leagues", LeagueViewSet)
@@ -29,6 +35,8 @@ router.register("seasons", SeasonViewSet)
 router.register("players", PlayerViewSet)
 router.register("teams", TeamViewSet)
 router.register("games", GameViewSet)
+for prefix, viewset, basename in bracket_api.VIEWSETS + night_api.VIEWSETS:
+    router.register(prefix, viewset, basename=basename)
 
 urlpatterns = [
     path("api/v1/rulebooks/preview/", RulebookPreviewView.as_view(), name="rulebook-preview"),
@@ -50,9 +58,9 @@ urlpatterns = [
     ),
     path("api/v1/", include(router.urls)),
     path("api/v1/", include("tournaments.api.bracket_urls")),
-    path("api/v1/", include("tournaments.api.night_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("t/", include("scoring.captain.urls")),

@@ -143,10 +143,11 @@ def league_home(request: HttpRequest, slug: str) -> HttpResponse:
         .select_related("season")
         .order_by("-date", "-pk")[:10]
     )
+    players = list(league.players.filter(is_active=True).order_by("name", "pk"))
     return render(
         request,
         "public/league_home.html",
-        {"league": league, "seasons": seasons, "nights": nights},
+        {"league": league, "seasons": seasons, "nights": nights, "players": players},
     )
 
 

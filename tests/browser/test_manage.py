@@ -100,7 +100,9 @@ def test_an_organiser_sets_up_a_league_and_settles_a_dispute(
 
     # A table disputes its score; the organiser corrects hand 5 from the dashboard
     game = _dispute_a_game(season)
-    page.locator(".crumbs a").nth(1).click()
+    page.get_by_role("navigation", name="Breadcrumb").get_by_role(
+        "link", name="Winter 2026"
+    ).click()
     disputed = page.locator("section.disputed li.game")
     expect(disputed).to_have_count(1)
     expect(disputed).to_contain_text("hand 5 was three tricks, not a march")

@@ -1,14 +1,15 @@
-"""API routes for brackets, included under ``/api/v1/``."""
+"""API routes for brackets, included under ``/api/v1/``.
+
+The ``brackets`` viewset is registered on the one API router in ``config/urls.py`` (from
+``VIEWSETS``), so the API root lists it beside every other resource.
+"""
 
 from django.urls import path
 
-from league.api.routers import IdSimpleRouter
 from tournaments.api.brackets import BracketViewSet, SeasonScheduleView
 
-router = IdSimpleRouter()
-router.register("brackets", BracketViewSet, basename="bracket")
+VIEWSETS = [("brackets", BracketViewSet, "bracket")]
 
 urlpatterns = [
     path("seasons/<int:pk>/schedule/", SeasonScheduleView.as_view(), name="season-schedule"),
-    *router.urls,
 ]

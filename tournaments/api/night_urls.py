@@ -1,9 +1,9 @@
-"""API routes of individual nights, under ``/api/v1/nights/``."""
+"""API routes of nights, under ``/api/v1/nights/``.
 
-from league.api.routers import IdSimpleRouter
+The viewset is registered on the one API router in ``config/urls.py`` (from ``VIEWSETS``), so the
+API root lists it beside every other resource.
+"""
+
 from tournaments.api.nights import NightViewSet
 
-router = IdSimpleRouter()
-router.register("nights", NightViewSet, basename="night")
-
-urlpatterns = router.urls
+VIEWSETS = [("nights", NightViewSet, "night")]

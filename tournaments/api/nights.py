@@ -216,7 +216,8 @@ ROUND_NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, descriptio
 
 
 class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
-    """Individual nights of a season. Reads are public; every write needs an organiser."""
+    """Nights of a season (individual ones are planned here). Reads are public; every write needs
+    an organiser."""
 
     queryset = Night.objects.select_related("season").order_by("date", "pk")
     serializer_class = NightSerializer
@@ -224,7 +225,7 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     filterset_class = SeasonScopedFilter
 
     def get_queryset(self):
-        return super().get_queryset().filter(season__format=Season.Format.INDIVIDUAL)
+        return super().get_queryset()
 
     def _parse(self, serializer_class):
         serializer = serializer_class(data=self.request.data)
@@ -241,7 +242,7 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return Response(NightDetailSerializer(data).data, status=code)
 
     def list(self, request, *args, **kwargs):
-        """Nights of individual seasons, oldest first."""
+        """Nights of every season (team and individual), oldest first."""
         return super().list(request, *args, **kwargs)
 
     @extend_schema(responses={200: NightDetailSerializer})

@@ -393,6 +393,22 @@ def night_finish(request, pk: int):
 # --- the players' page ------------------------------------------------------------------------
 
 
+def _night_games(night) -> list[Game]:
+    """A team season's night: its games, by round and table, each with its sides' names (an
+    individual night shows its published rotation instead)."""
+    if night.season.format != night.season.Format.TEAMS:
+        return []
+    games = list(
+        Game.objects.filter(night=night)
+        .exclude(status=Game.Status.VOIDED)
+        .select_related("team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3")
+        .order_by("round_number", "table_number", "pk")
+    )
+    for game in games:
+        game.side_name_a, game.side_name_b = game.side_name("A"), game.side_name("B")
+    return games
+
+
 @require_GET
 def night_public(request, pk: int):
     night = _public_night(pk)
@@ -414,6 +430,7 @@ def night_public(request, pk: int):
         {
             "night": night,
             "plan": plan,
+            "games": _night_games(night),
             "charts": charts,
             "query": query,
             "matches": matches,

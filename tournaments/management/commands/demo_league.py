@@ -11,10 +11,13 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from league import services as league_services
-from league.models import League, Night
+from league.models import League, Night, Season
 from scoring import services as scoring_services
 from scoring.models import Game
 from scoring.standings import season_standings_recompute
+from tournaments.models import Bracket, BracketMatchGame
+from tournaments.services import brackets as bracket_services
+from tournaments.services import nights as night_services
 
 DEMO_SLUG = "rosies"
 DEMO_USER = "organiser"
@@ -34,6 +37,16 @@ TEAMS = [
     ("Stick the Dealer", "Carmen Diaz", "Dev Patel"),
     ("Loner Rangers", "Erin Walsh", "Frank Osei"),
     ("Next Year's Champs", "Grace Kim", "Hank Miller"),
+]
+SOCIAL_PLAYERS = [
+    "Ivy Chen",
+    "Jack Dunn",
+    "Kira Novak",
+    "Liam Byrne",
+    "Maya Ortiz",
+    "Noah Fischer",
+    "Olga Petrova",
+    "Pete Sandoval",
 ]
 
 
@@ -65,44 +78,93 @@ class Command(BaseCommand):
         league = league_services.league_create(
             name="Tuesday Euchre at Rosie's", slug=DEMO_SLUG, owner=organiser
         )
+        self._team_season(league, organiser)
+        self._individual_season(league, organiser)
+        return league
+
+    def _team_season(self, league, organiser) -> None:
+        """Fall 2026: four teams on a round-robin schedule of three nights (two finished, the
+        third being played), then a knockout of the four, published: both semi-finals played,
+        the final under way."""
         season = league_services.season_create(
             league=league, name="Fall 2026", preset="csl", user=organiser
         )
         players = {
             name: league_services.player_create(league=league, name=name) for name in PLAYERS
         }
-        teams = [
+        for name, one, two in TEAMS:
             league_services.team_create(
                 season=season, name=name, player_one=players[one], player_two=players[two]
             )
-            for name, one, two in TEAMS
-        ]
         chance = random.Random(2026)  # the same demo every time
         first_night = datetime.date(2026, 9, 8)
-        nights = [
-            Night.objects.create(
-                season=season,
-                date=first_night + datetime.timedelta(weeks=week),
-                venue="Rosie's",
-                status=status,
-            )
-            for week, status in enumerate(
-                [Night.Status.FINISHED, Night.Status.FINISHED, Night.Status.PLAYING]
-            )
-        ]
-        pairings = [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3)]
-        for index, (first, second) in enumerate(pairings):
-            game = self._game(
-                season,
-                teams[first],
-                teams[second],
-                first_dealer=index % 4,
-                night=nights[index // 2],
-            )
+        bracket_services.season_schedule_create(
+            season=season,
+            nights=[first_night + datetime.timedelta(weeks=week) for week in range(3)],
+            rounds_per_night=1,
+            user=organiser,
+        )
+        nights = list(season.nights.order_by("date"))
+        for night, status in zip(
+            nights,
+            [Night.Status.FINISHED, Night.Status.FINISHED, Night.Status.PLAYING],
+            strict=True,
+        ):
+            Night.objects.filter(pk=night.pk).update(venue="Rosie's", status=status)
+        scheduled = list(
+            Game.objects.filter(season=season).order_by("night__date", "table_number", "pk")
+        )
+        for game in scheduled[:-1]:
             self._play(game, chance, organiser, until_over=True)
-        in_progress = self._game(season, teams[1], teams[2], first_dealer=1, night=nights[2])
-        self._play(in_progress, chance, organiser, until_over=False, hands=5)
-        return league
+        self._play(scheduled[-1], chance, organiser, until_over=False, hands=5)
+
+        bracket = bracket_services.bracket_create(
+            season=season,
+            user=organiser,
+            kind=Bracket.Kind.SINGLE,
+            name="Fall Cup",
+            team_count=len(TEAMS),
+        )
+        bracket_services.bracket_publish(bracket=bracket, user=organiser)
+        for game in self._bracket_games(bracket):  # the semi-finals
+            self._play(game, chance, organiser, until_over=True)
+            bracket_services.bracket_advance(game_id=game.pk)  # on commit too; idempotent
+        final = self._bracket_games(bracket)
+        if len(final) != 1:
+            raise RuntimeError("the demo bracket's final did not start")
+        self._play(final[0], chance, organiser, until_over=False, hands=3)
+
+    def _bracket_games(self, bracket) -> list[Game]:
+        """The bracket's games not finished yet, in match order."""
+        return list(
+            Game.objects.filter(
+                pk__in=BracketMatchGame.objects.filter(match__bracket=bracket).values("game_id")
+            )
+            .exclude(status__in=[Game.Status.FINISHED, Game.Status.VOIDED])
+            .order_by("pk")
+        )
+
+    def _individual_season(self, league, organiser) -> None:
+        """Summer social 2026: partners rotate. One night, eight players checked in, a
+        three-round rotation published and its first round under way."""
+        season = league_services.season_create(
+            league=league,
+            name="Summer Social 2026",
+            format=Season.Format.INDIVIDUAL,
+            preset="csl",
+            user=organiser,
+        )
+        night = night_services.night_create(
+            season=season, date=datetime.date(2026, 7, 14), venue="Rosie's patio", user=organiser
+        )
+        for name in SOCIAL_PLAYERS:
+            night_services.night_check_in(night=night, name=name, user=organiser)
+        night_services.night_plan(night=night, rounds=3, seed=2026, user=organiser)
+        night_services.night_publish(night=night, user=organiser)
+        games = night_services.round_start(night=night, number=1, user=organiser)
+        chance = random.Random(714)
+        self._play(games[0], chance, organiser, until_over=True)
+        self._play(games[1], chance, organiser, until_over=False, hands=4)
 
     def _game(self, season, team_a, team_b, first_dealer, night=None):
         return scoring_services.game_create(
@@ -140,18 +202,18 @@ class Command(BaseCommand):
         )
         lines = [
             "",
-            f"  League home:       {base_url}/l/{league.slug}/",
-        ]
-        for season in league.seasons.all():
-            lines.append(f"  Standings:         {base_url}/l/{league.slug}/s/{season.pk}/")
-        lines += [
-            f"  API docs:          {base_url}/api/docs/",
-            f"  API root:          {base_url}/api/v1/",
-            f"  Admin:             {base_url}/admin/  (user {DEMO_USER!r}, "
+            f"  Workspace (organisers): {base_url}/manage/  (user {DEMO_USER!r}, "
             f"password {DEMO_PASSWORD!r})",
+            f"  Public site:            {base_url}/",
+            f"  League home:            {base_url}/l/{league.slug}/",
         ]
+        for season in league.seasons.order_by("pk"):
+            lines.append(f"  Season {season.name!r}: {base_url}/l/{league.slug}/s/{season.pk}/")
         if game is not None:
-            lines.append(
-                f"  Captain's link for the game in progress: {base_url}/t/{game.captain_token}/"
-            )
+            lines.append(f"  Captain page (a game in progress): {base_url}/t/{game.captain_token}/")
+        lines += [
+            f"  API docs:               {base_url}/api/docs/  (ReDoc: {base_url}/api/redoc/)",
+            f"  API root:               {base_url}/api/v1/",
+            f"  Admin:                  {base_url}/admin/",
+        ]
         self.stdout.write("\n".join(lines) + "\n")
