@@ -16,8 +16,10 @@ from scoring import services as scoring_services
 from scoring.models import Game
 from scoring.standings import season_standings_recompute
 from tournaments.models import Bracket, BracketMatchGame
-from tournaments.services import brackets as bracket_services
 from tournaments.services import nights as night_services
+from tournaments.services.brackets.advance import bracket_advance
+from tournaments.services.brackets.create import bracket_create, bracket_publish
+from tournaments.services.schedules import season_schedule_create
 
 DEMO_SLUG = "rosies"
 DEMO_USER = "organiser"
@@ -98,7 +100,7 @@ class Command(BaseCommand):
             )
         chance = random.Random(2026)  # the same demo every time
         first_night = datetime.date(2026, 9, 8)
-        bracket_services.season_schedule_create(
+        season_schedule_create(
             season=season,
             nights=[first_night + datetime.timedelta(weeks=week) for week in range(3)],
             rounds_per_night=1,
@@ -118,17 +120,17 @@ class Command(BaseCommand):
             self._play(game, chance, organiser, until_over=True)
         self._play(scheduled[-1], chance, organiser, until_over=False, hands=5)
 
-        bracket = bracket_services.bracket_create(
+        bracket = bracket_create(
             season=season,
             user=organiser,
             kind=Bracket.Kind.SINGLE,
             name="Fall Cup",
             team_count=len(TEAMS),
         )
-        bracket_services.bracket_publish(bracket=bracket, user=organiser)
+        bracket_publish(bracket=bracket, user=organiser)
         for game in self._bracket_games(bracket):  # the semi-finals
             self._play(game, chance, organiser, until_over=True)
-            bracket_services.bracket_advance(game_id=game.pk)  # on commit too; idempotent
+            bracket_advance(game_id=game.pk)  # on commit too; idempotent
         final = self._bracket_games(bracket)
         if len(final) != 1:
             raise RuntimeError("the demo bracket's final did not start")
