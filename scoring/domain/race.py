@@ -669,6 +669,8 @@ def race_need(line: RaceLine, spots: int) -> str:
         return "Not yet decided."
     if line.wins_to_clinch is not None:
         games = "game" if line.games_left == 1 else "games"
+        if line.wins_to_clinch == line.games_left == 1:
+            return f"Clinches {place} by winning its last game."
         if line.wins_to_clinch == line.games_left:
             return f"Clinches {place} by winning its last {line.games_left} {games}."
         return (
