@@ -75,6 +75,19 @@ def season_snapshot_version(*, season_id: int) -> tuple[int, int | None]:
     return found if found is not None else (0, None)
 
 
+def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None]:
+    """``(results_version, snapshot results_version, race_version)``: one query, for the keys of
+    cached pages that show the playoff race (it is stored after the snapshot)."""
+    from league.models import Season
+
+    found = (
+        Season.objects.filter(pk=season_id)
+        .values_list("results_version", "snapshot__results_version", "snapshot__race_version")
+        .first()
+    )
+    return found if found is not None else (0, None, None)
+
+
 def season_games_in_progress(*, season) -> list[Game]:
     """The season's games being played now, by night, round and table."""
     return list(
