@@ -680,3 +680,15 @@ def race_need(line: RaceLine, spots: int) -> str:
     if line.needs_help:
         return f"Can still reach {place}, but needs other results to go its way."
     return f"Can still reach {place}."
+
+
+def stake_sentence(leverage: float) -> str:
+    """What a coming game's result does to the cut line, from its leverage (the playoff places
+    its result moves, see :func:`race_report`), in words for the organiser's night page."""
+    if leverage < 0.05:
+        return "changes little for the playoffs"
+    if 0.95 <= leverage < 1.05:
+        return "decides a playoff place"
+    if leverage < 1:
+        return f"moves {leverage:.1f} of a playoff place"
+    return f"moves {leverage:.1f} playoff places"

@@ -15,6 +15,7 @@ from scoring.domain.race import (
     race_certainty,
     race_need,
     race_report,
+    stake_sentence,
 )
 
 
@@ -353,3 +354,18 @@ def test_stakes_are_only_asked_of_remaining_games():
     with pytest.raises(DomainError):
         race_report(race, stakes_for=[1])
     assert race_report(race, runs=100).stakes == {}
+
+
+@pytest.mark.parametrize(
+    ("leverage", "sentence"),
+    [
+        (0.0, "changes little for the playoffs"),
+        (0.049, "changes little for the playoffs"),
+        (0.42, "moves 0.4 of a playoff place"),
+        (0.97, "decides a playoff place"),
+        (1.0, "decides a playoff place"),
+        (1.63, "moves 1.6 playoff places"),
+    ],
+)
+def test_a_stake_in_words(leverage, sentence):
+    assert stake_sentence(leverage) == sentence

@@ -68,3 +68,21 @@ def test_no_race_columns_before_the_race_is_worked_out(client, league):
 )
 def test_a_chance_is_never_shown_as_certain_without_a_proof(value, clinched, eliminated, shown):
     assert present.chance(value, clinched=clinched, eliminated=eliminated) == shown
+
+
+def test_the_night_page_lists_what_is_at_stake_tonight(organiser_client, raced):
+    _season, _teams, night, _tonight = raced
+    html = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
+    assert "What’s at stake tonight" in html
+    section = html[html.index('<ol class="stakes-list">') : html.index("</ol>")]
+    items = [item.split("</li>")[0] for item in section.split("<li>")[1:]]
+    assert items == [
+        "<b>Bowers v Clubs</b>: decides a playoff place",
+        "<b>Aces v Diamonds</b>: changes little for the playoffs",
+    ]
+
+
+def test_no_stakes_on_the_night_page_without_a_race(organiser_client, league):
+    _season, _teams, night, _tonight = race_season(league)
+    html = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
+    assert "What’s at stake tonight" not in html
