@@ -86,3 +86,28 @@ def test_no_stakes_on_the_night_page_without_a_race(organiser_client, league):
     _season, _teams, night, _tonight = race_season(league)
     html = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
     assert "What’s at stake tonight" not in html
+
+
+def test_the_season_rules_page_sets_the_playoff_spots(organiser_client, league):
+    season, *_ = race_season(league)
+    url = f"/manage/seasons/{season.pk}/rules/"
+    page = organiser_client.get(url).content.decode()
+    assert 'name="playoff_spots"' in page and 'value="2"' in page
+    response = organiser_client.post(f"/manage/seasons/{season.pk}/playoffs/", {"playoff_spots": 3})
+    assert response.status_code == 302 and response["Location"] == url
+    season.refresh_from_db()
+    assert season.standing_rules == {"tiebreaks": ["wins", "head_to_head"], "playoff_spots": 3}
+    assert "3 teams now make the playoffs." in organiser_client.get(url).content.decode()
+    refused = organiser_client.post(f"/manage/seasons/{season.pk}/playoffs/", {"playoff_spots": 0})
+    assert refused.status_code == 400
+    assert "greater than or equal to 1" in refused.content.decode()
+    season.refresh_from_db()
+    assert season.standing_rules["playoff_spots"] == 3
+
+
+def test_only_the_league_organisers_set_the_playoff_spots(client, league):
+    season, *_ = race_season(league)
+    response = client.post(f"/manage/seasons/{season.pk}/playoffs/", {"playoff_spots": 3})
+    assert response.status_code in (302, 403, 404)
+    season.refresh_from_db()
+    assert season.standing_rules["playoff_spots"] == 2
