@@ -170,6 +170,8 @@ def _race_of(snapshot: StandingSnapshot, runs: int) -> tuple[dict[str, Any], str
         return _unavailable(reason), "not worked out"
 
     rows = snapshot.standings.get("rows", [])
+    if not rows:
+        return _unavailable("No team is in the standings yet."), "not worked out"
     names = {row["entrant"]: row["name"] for row in rows}
     games = _remaining_games(season, set(names))
     left = Counter(team for game in games for team in (game["team_a"], game["team_b"]))

@@ -540,6 +540,8 @@ def _simulate(
                 won.append(1)
         value = [0.0 if no_games[k] else final[k] / games[k] for k in everyone] if by_pct else final
         ranked = sorted(everyone, key=lambda k: (value[k], tiebreak[k]), reverse=True)
+        if not ranked:
+            continue  # nobody in the race: nothing to count
         firsts[ranked[0]] += 1
         for rank, k in enumerate(ranked):
             ranks[k][rank] += 1

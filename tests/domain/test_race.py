@@ -369,3 +369,8 @@ def test_stakes_are_only_asked_of_remaining_games():
 )
 def test_a_stake_in_words(leverage, sentence):
     assert stake_sentence(leverage) == sentence
+
+
+def test_a_race_without_entrants_is_empty():
+    report = race_report(RaceInput(entrants=(), remaining=()), runs=10)
+    assert report.lines == () and report.stakes == {}
