@@ -64,17 +64,6 @@ def season_snapshot_get(*, season):
     return StandingSnapshot.objects.filter(season=season).first()
 
 
-def season_snapshot_version(*, season_id: int) -> tuple[int, int | None]:
-    """``(results_version, snapshot results_version or None)``: one query, for cache keys."""
-    from league.models import Season
-
-    row = Season.objects.filter(pk=season_id).values_list(
-        "results_version", "snapshot__results_version"
-    )
-    found = row.first()
-    return found if found is not None else (0, None)
-
-
 def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None]:
     """``(results_version, snapshot results_version, race_version)``: one query, for the keys of
     cached pages that show the playoff race (it is stored after the snapshot)."""
