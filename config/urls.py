@@ -17,6 +17,7 @@ from league.api.views import (
 )
 from league.manage import urls as league_workspace
 from scoring.api.public import SeasonPlayerStatsView
+from scoring.api.race import SeasonRaceView
 from scoring.api.views import (
     GameViewSet,
     RulebookPreviewView,
@@ -46,6 +47,7 @@ urlpatterns = [
         name="season-standings",
     ),
     path("api/v1/seasons/<int:pk>/rules/", SeasonRulesView.as_view(), name="season-rules"),
+    path("api/v1/seasons/<int:pk>/race/", SeasonRaceView.as_view(), name="season-race"),
     path(
         "api/v1/seasons/<int:pk>/standing-rules/",
         SeasonStandingRulesView.as_view(),

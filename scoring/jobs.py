@@ -23,6 +23,7 @@ from scoring.enqueue import enqueue_safely
 RECOMPUTE_SEASON_STANDINGS = "scoring.recompute_season_standings"
 REDERIVE_SEASON_POINTS = "scoring.rederive_season_points"
 SWEEP_STALE_SEASONS = "scoring.sweep_stale_seasons"
+COMPUTE_SEASON_RACE = "scoring.compute_season_race"
 
 
 def send_standings_recompute(season_id: int, *, countdown: float | None = None) -> bool:
@@ -31,6 +32,14 @@ def send_standings_recompute(season_id: int, *, countdown: float | None = None) 
     Callers go through ``scoring.standings.standings_recompute_soon``, which coalesces a burst.
     """
     return _send(RECOMPUTE_SEASON_STANDINGS, season_id, countdown=countdown)
+
+
+def send_race_compute(season_id: int, *, countdown: float | None = None) -> bool:
+    """Work out a season's playoff race from its snapshot (idempotent).
+
+    Callers go through ``scoring.standings.race_compute_soon``, which coalesces a burst.
+    """
+    return _send(COMPUTE_SEASON_RACE, season_id, countdown=countdown)
 
 
 def send_points_rederive(season_id: int) -> bool:

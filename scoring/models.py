@@ -231,7 +231,9 @@ class StandingSnapshot(models.Model):
 
     Written only by the recompute job; pages and the API read it. ``results_version`` is the
     season's counter the snapshot was computed from: when it is behind the season's, a recompute
-    is due (and the sweep finds it even if the message asking for one was lost).
+    is due (and the sweep finds it even if the message asking for one was lost). ``race`` is
+    written by the race job after the snapshot; ``race_version`` behind ``results_version`` means
+    the race is due.
     """
 
     season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="snapshot")
@@ -243,6 +245,14 @@ class StandingSnapshot(models.Model):
     team_stats = models.JSONField(default=list)
     ratings = models.JSONField(default=list)
     nights = models.JSONField(default=list, help_text="Per night: games and points per entrant.")
+    race = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The playoff race (scoring.race): proofs, odds and the stakes of coming games.",
+    )
+    race_version = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The results_version the race was computed from."
+    )
 
     def __str__(self) -> str:
         return f"Standings of {self.season} at version {self.results_version}"

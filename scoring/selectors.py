@@ -64,15 +64,17 @@ def season_snapshot_get(*, season):
     return StandingSnapshot.objects.filter(season=season).first()
 
 
-def season_snapshot_version(*, season_id: int) -> tuple[int, int | None]:
-    """``(results_version, snapshot results_version or None)``: one query, for cache keys."""
+def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None]:
+    """``(results_version, snapshot results_version, race_version)``: one query, for the keys of
+    cached pages that show the playoff race (it is stored after the snapshot)."""
     from league.models import Season
 
-    row = Season.objects.filter(pk=season_id).values_list(
-        "results_version", "snapshot__results_version"
+    found = (
+        Season.objects.filter(pk=season_id)
+        .values_list("results_version", "snapshot__results_version", "snapshot__race_version")
+        .first()
     )
-    found = row.first()
-    return found if found is not None else (0, None)
+    return found if found is not None else (0, None, None)
 
 
 def season_games_in_progress(*, season) -> list[Game]:
@@ -115,3 +117,27 @@ def team_games(*, team) -> list[Game]:
         .select_related("night", "team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3")
         .order_by("created_at", "pk")
     )
+
+
+def night_race_stakes(*, night) -> list[dict]:
+    """The night's coming games that the season's playoff race weighed, the most at stake first,
+    each with a ``sentence`` ("decides a playoff place"); empty when the race is not worked out
+    or is behind the standings."""
+    from scoring.domain.race import stake_sentence
+    from scoring.models import StandingSnapshot
+
+    snapshot = (
+        StandingSnapshot.objects.filter(season_id=night.season_id)
+        .only("results_version", "race_version", "race")
+        .first()
+    )
+    if snapshot is None or snapshot.race_version != snapshot.results_version:
+        return []
+    race = snapshot.race or {}
+    if race.get("status") != "ok":
+        return []
+    return [
+        {**stake, "sentence": stake_sentence(stake["leverage"])}
+        for stake in race.get("stakes", [])
+        if stake["night"] == night.pk
+    ]

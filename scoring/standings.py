@@ -39,6 +39,21 @@ def _pending_key(season_id: int) -> str:
     return f"standings:pending:{season_id}"
 
 
+def race_pending_key(season_id: int) -> str:
+    return f"race:pending:{season_id}"
+
+
+def race_compute_soon(season_id: int) -> bool:
+    """Queue the season's playoff race (``scoring.race``) unless it is already queued; say whether
+    this call queued it. Asked for after each new snapshot, coalesced like the recompute."""
+    if not cache.add(race_pending_key(season_id), 1, timeout=PENDING_SECONDS):
+        return False
+    if not jobs.send_race_compute(season_id, countdown=COALESCE_COUNTDOWN):
+        cache.delete(race_pending_key(season_id))  # not queued: the sweep or the next change will
+        return False
+    return True
+
+
 def standings_recompute_soon(season_id: int) -> bool:
     """Queue a recompute unless one is already queued; say whether this call queued it."""
     if not cache.add(_pending_key(season_id), 1, timeout=PENDING_SECONDS):
@@ -262,6 +277,8 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
                         StandingSnapshot.objects.create(season=season, **values)
                 except IntegrityError:
                     return None  # a concurrent run created it first
+            # The race is worked out from the snapshot, once it is committed.
+            transaction.on_commit(lambda: race_compute_soon(season_id))
     # The large parts (stats of every player and their partners) load when first read: the
     # caller just wrote them and most callers never look.
     return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
@@ -278,10 +295,22 @@ def stale_season_ids() -> list[int]:
     )
 
 
+def stale_race_season_ids() -> list[int]:
+    """Seasons whose snapshot is newer than its playoff race (or has no race yet)."""
+    from django.db.models import F, Q
+
+    return list(
+        StandingSnapshot.objects.filter(
+            Q(race_version__isnull=True) | Q(race_version__lt=F("results_version"))
+        ).values_list("season_id", flat=True)
+    )
+
+
 def season_set_standing_rules(*, season: Season, rules: dict[str, Any], user=None) -> Season:
-    """Choose how a season ranks: the tie-break chain, best K nights, minimum games, forfeits and
-    what a bye is worth. Checked by the standings engine before anything is written; the
-    standings are then recomputed (after commit), and the change is in the audit trail."""
+    """Choose how a season ranks: the tie-break chain, best K nights, minimum games, forfeits,
+    what a bye is worth and how many make the playoffs (the cut line of the playoff race).
+    Checked by the standings engine before anything is written; the standings are then
+    recomputed (after commit), and the change is in the audit trail."""
     from league.audit import SYSTEM, actor_of, audit_record
 
     _rules_from(rules)  # refuses unknown options and impossible combinations, writing nothing

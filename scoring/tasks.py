@@ -3,6 +3,8 @@
 - ``scoring.rederive_season_points``: re-derive every hand's points after a rulebook change.
 - ``scoring.recompute_season_standings``: recompute a season's standings snapshot (idempotent,
   coalesced; see scoring.standings).
+- ``scoring.compute_season_race``: work out a season's playoff race from its new snapshot
+  (idempotent, coalesced; see scoring.race).
 - ``scoring.sweep_stale_seasons`` (beat): find seasons a lost message left stale and fix them, so a
   worker or broker that was down loses nothing.
 
@@ -14,7 +16,7 @@ from celery import shared_task
 from django.db.models import Exists, OuterRef
 
 from league.models import Season
-from scoring import services, standings
+from scoring import race, services, standings
 from scoring.models import Hand
 
 
@@ -39,7 +41,13 @@ def sweep_stale_seasons() -> dict[str, list[int]]:
     recompute = [pk for pk in standings.stale_season_ids() if pk not in rederive]
     for season_id in recompute:
         recompute_season_standings.delay(season_id)
-    return {"rederive": rederive, "recompute": recompute}
+    # A race behind its snapshot; a season being recomputed asks for its race afterwards.
+    races = [
+        pk for pk in standings.stale_race_season_ids() if pk not in rederive and pk not in recompute
+    ]
+    for season_id in races:
+        compute_season_race.delay(season_id)
+    return {"rederive": rederive, "recompute": recompute, "race": races}
 
 
 @shared_task(
@@ -51,3 +59,15 @@ def sweep_stale_seasons() -> dict[str, list[int]]:
 def recompute_season_standings(season_id: int) -> int | None:
     snapshot = standings.season_standings_recompute(season_id=season_id)
     return snapshot.results_version if snapshot else None
+
+
+@shared_task(
+    name="scoring.compute_season_race",
+    autoretry_for=(ConnectionError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def compute_season_race(season_id: int) -> int | None:
+    """Returns the results version the race was computed from, or ``None`` if already current."""
+    computed = race.season_race_compute(season_id=season_id)
+    return computed.get("results_version") if computed else None

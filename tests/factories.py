@@ -102,3 +102,56 @@ class GameFactory(factory.django.DjangoModelFactory):
     seat_1 = _seat(1)
     seat_2 = _seat(2)
     seat_3 = _seat(3)
+
+
+def race_season(league, *, night_status="planned"):
+    """A team season of four teams with two playoff spots, ranked by wins, two games left on one
+    night: Aces (3 wins) have clinched a top-2 place, Diamonds (0 wins, one game left) are out,
+    Bowers and Clubs (2 wins each, Bowers ahead on head-to-head) meet for the last spot. Returns
+    the season, the teams by name, the night and its two games (Aces v Diamonds, Bowers v Clubs).
+    Nothing is computed yet."""
+    from league.models import Player, Team
+    from scoring import services
+    from scoring.standings import season_set_standing_rules
+
+    season = SeasonFactory(league=league, name="Spring", rulebook__slug="standard")
+    teams = {
+        name: Team.objects.create(
+            season=season,
+            name=name,
+            player_one=Player.objects.create(league=league, name=f"{name} one"),
+            player_two=Player.objects.create(league=league, name=f"{name} two"),
+        )
+        for name in ("Aces", "Bowers", "Clubs", "Diamonds")
+    }
+
+    def game(first, second, night=None):
+        team_a, team_b = teams[first], teams[second]
+        return GameFactory(
+            season=season,
+            night=night,
+            team_a=team_a,
+            team_b=team_b,
+            seat_0=team_a.player_one,
+            seat_2=team_a.player_two,
+            seat_1=team_b.player_one,
+            seat_3=team_b.player_two,
+        )
+
+    played = [
+        ("Aces", "Bowers"),
+        ("Aces", "Clubs"),
+        ("Aces", "Diamonds"),
+        ("Bowers", "Diamonds"),
+        ("Clubs", "Diamonds"),
+        ("Bowers", "Clubs"),
+        ("Clubs", "Diamonds"),
+    ]
+    for winner, loser in played:
+        services.game_record_final_score(game=game(winner, loser), score_a=10, score_b=4)
+    night = NightFactory(season=season, status=night_status)
+    tonight = [game("Aces", "Diamonds", night), game("Bowers", "Clubs", night)]
+    season_set_standing_rules(
+        season=season, rules={"tiebreaks": ["wins", "head_to_head"], "playoff_spots": 2}
+    )
+    return season, teams, night, tonight

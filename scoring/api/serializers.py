@@ -302,6 +302,13 @@ class StandingRulesSerializer(serializers.Serializer):
     best_nights_by = serializers.ChoiceField(choices=["wins", "points"], required=False)
     min_games = serializers.IntegerField(min_value=0, required=False)
     coin_flip_seed = serializers.IntegerField(min_value=0, required=False)
+    playoff_spots = serializers.IntegerField(
+        min_value=1,
+        max_value=64,
+        required=False,
+        help_text="How many entrants make the playoffs: the cut line of the playoff race "
+        "(default 4); it does not change the ranking.",
+    )
 
     def to_internal_value(self, data):
         if isinstance(data, dict):

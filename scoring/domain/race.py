@@ -467,10 +467,14 @@ class RaceLine:
 
 @dataclass(frozen=True)
 class RaceReport:
+    """The race of every entrant, and the stakes of the remaining games asked about: ``stakes``
+    maps a game's index in ``RaceInput.remaining`` to its leverage (see :func:`race_report`)."""
+
     spots: int
     runs: int
     seed: int
     lines: tuple[RaceLine, ...] = field(default_factory=tuple)
+    stakes: dict[int, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {
@@ -478,6 +482,7 @@ class RaceReport:
             "runs": self.runs,
             "seed": self.seed,
             "lines": [line.to_dict() for line in self.lines],
+            "stakes": {str(index): round(value, 4) for index, value in self.stakes.items()},
         }
 
 
@@ -487,10 +492,17 @@ def _simulate(
     order: Sequence[int],
     runs: int,
     seed: int,
-) -> tuple[dict[int, int], dict[int, int], dict[int, list[int]]]:
+    stakes_for: Sequence[int] = (),
+) -> tuple[dict[int, int], dict[int, int], dict[int, list[int]], dict[int, float]]:
     """Play the remaining games ``runs`` times; count top-``spots`` and first-place finishes
     and every final rank. Ties on the first measure keep the order given (the season's chain as
-    it stands), which no proof relies on."""
+    it stands), which no proof relies on.
+
+    For each game index in ``stakes_for``, also count the top-``spots`` finishes apart by that
+    game's result, and give its leverage: half the sum over entrants of
+    ``|P(top | first wins) - P(top | second wins)|``, the playoff places its result moves (the
+    chances always add up to ``spots``, so what one side gains the others lose; 0 when the
+    simulation never saw one of the results)."""
     rng = random.Random(seed)
     ids = [entrant.id for entrant in race.entrants]
     index = {entrant: position for position, entrant in enumerate(ids)}
@@ -511,24 +523,50 @@ def _simulate(
     firsts = [0] * len(ids)
     ranks = [[0] * len(ids) for _ in ids]
     everyone = range(len(ids))
+    watched = list(dict.fromkeys(stakes_for))
+    # Per watched game and result (0: its first entrant won, 1: its second), the runs with that
+    # result and each entrant's top-``spots`` finishes among them.
+    seen = {game: [0, 0] for game in watched}
+    tops = {game: ([0] * len(ids), [0] * len(ids)) for game in watched}
     for _ in range(runs):
         final = start[:]
+        won = []
         for first, second, chance in played:
             if rng.random() < chance:
                 final[first] += unit
+                won.append(0)
             else:
                 final[second] += unit
+                won.append(1)
         value = [0.0 if no_games[k] else final[k] / games[k] for k in everyone] if by_pct else final
         ranked = sorted(everyone, key=lambda k: (value[k], tiebreak[k]), reverse=True)
+        if not ranked:
+            continue  # nobody in the race: nothing to count
         firsts[ranked[0]] += 1
         for rank, k in enumerate(ranked):
             ranks[k][rank] += 1
             if rank < spots:
                 top[k] += 1
+        for game in watched:
+            result = won[game]
+            seen[game][result] += 1
+            counts = tops[game][result]
+            for k in ranked[:spots]:
+                counts[k] += 1
+    stakes = {}
+    for game in watched:
+        runs_a, runs_b = seen[game]
+        if not runs_a or not runs_b:
+            stakes[game] = 0.0
+            continue
+        tops_a, tops_b = tops[game]
+        moved = sum(abs(tops_a[k] / runs_a - tops_b[k] / runs_b) for k in everyone)
+        stakes[game] = moved / 2
     return (
         {ids[k]: top[k] for k in everyone},
         {ids[k]: firsts[k] for k in everyone},
         {ids[k]: ranks[k] for k in everyone},
+        stakes,
     )
 
 
@@ -557,11 +595,14 @@ def race_report(
     seed: int = 0,
     budget: int = DEFAULT_RIVAL_SETS,
     needs_budget: int = DEFAULT_NEEDS_SETS,
+    stakes_for: Sequence[int] = (),
 ) -> RaceReport:
     """The whole race: proofs for the playoff spots and first place, and odds from ``runs``
     simulated seasons (seeded, so the same input gives the same odds). ``probabilities`` gives,
     for each remaining game in order, the chance that its first entrant wins (0.5 each when
-    omitted); ``order`` is the current standing order, which breaks ties in the simulation."""
+    omitted); ``order`` is the current standing order, which breaks ties in the simulation.
+    ``stakes_for`` lists indices of remaining games whose leverage on the cut line to estimate
+    from the same simulated seasons (the playoff places their result moves, 0 to ``spots``)."""
     if probabilities is None:
         probabilities = [0.5] * len(race.remaining)
     if len(probabilities) != len(race.remaining):
@@ -570,10 +611,12 @@ def race_report(
         raise DomainError("A win probability is between 0 and 1.")
     if runs < 1:
         raise DomainError("Simulate at least one season.")
+    if any(not 0 <= index < len(race.remaining) for index in stakes_for):
+        raise DomainError("Stakes are asked of remaining games only.")
     order = list(order) if order is not None else [entrant.id for entrant in race.entrants]
     playoffs = race_certainty(race, budget=budget)
     first = race_certainty(race, spots=1, budget=budget) if race.spots > 1 else playoffs
-    top, firsts, ranks = _simulate(race, probabilities, order, runs, seed)
+    top, firsts, ranks, stakes = _simulate(race, probabilities, order, runs, seed, stakes_for)
     view = _Race(race)
     open_race = sum(not (proof.clinched or proof.eliminated) for proof in playoffs.values())
     needs_each = max(5, needs_budget // max(1, open_race))
@@ -614,7 +657,7 @@ def race_report(
                 worst_rank=worst,
             )
         )
-    return RaceReport(spots=race.spots, runs=runs, seed=seed, lines=tuple(lines))
+    return RaceReport(spots=race.spots, runs=runs, seed=seed, lines=tuple(lines), stakes=stakes)
 
 
 def race_need(line: RaceLine, spots: int) -> str:
@@ -628,6 +671,8 @@ def race_need(line: RaceLine, spots: int) -> str:
         return "Not yet decided."
     if line.wins_to_clinch is not None:
         games = "game" if line.games_left == 1 else "games"
+        if line.wins_to_clinch == line.games_left == 1:
+            return f"Clinches {place} by winning its last game."
         if line.wins_to_clinch == line.games_left:
             return f"Clinches {place} by winning its last {line.games_left} {games}."
         return (
@@ -637,3 +682,15 @@ def race_need(line: RaceLine, spots: int) -> str:
     if line.needs_help:
         return f"Can still reach {place}, but needs other results to go its way."
     return f"Can still reach {place}."
+
+
+def stake_sentence(leverage: float) -> str:
+    """What a coming game's result does to the cut line, from its leverage (the playoff places
+    its result moves, see :func:`race_report`), in words for the organiser's night page."""
+    if leverage < 0.05:
+        return "changes little for the playoffs"
+    if 0.95 <= leverage < 1.05:
+        return "decides a playoff place"
+    if leverage < 1:
+        return f"moves {leverage:.1f} of a playoff place"
+    return f"moves {leverage:.1f} playoff places"

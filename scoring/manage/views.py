@@ -17,9 +17,11 @@ from league.manage import exports
 from league.manage.views import _csv, _form_error, workspace
 from scoring import services as scoring_services
 from scoring.access import game_for_organiser
+from scoring.manage.forms import PlayoffSpotsForm
 from scoring.models import Game, Hand
 from scoring.selectors import game_counting_hands, season_snapshot_get
-from scoring.standings import season_standings_recompute
+from scoring.standings import season_rules as season_ranking_rules
+from scoring.standings import season_set_standing_rules, season_standings_recompute
 
 
 @workspace
@@ -41,8 +43,47 @@ def season_rules(request, pk: int):
             )
             return redirect("manage:season", pk=season.pk)
     status = 400 if form.errors else 200
-    context = {"season": season, "league": season.league, "form": form}
+    context = {
+        "season": season,
+        "league": season.league,
+        "form": form,
+        "playoffs_form": _playoffs_form(season),
+    }
     return render(request, "manage/season_rules.html", context, status=status)
+
+
+def _playoffs_form(season, data=None) -> PlayoffSpotsForm:
+    try:
+        spots = season_ranking_rules(season).playoff_spots
+    except DomainError:
+        spots = None
+    return PlayoffSpotsForm(data, initial={"playoff_spots": spots})
+
+
+@workspace
+@require_http_methods(["POST"])
+def season_playoffs(request, pk: int):
+    """Set how many teams make the playoffs (one of the season's standing rules)."""
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    form = _playoffs_form(season, request.POST)
+    if form.is_valid():
+        rules = {**(season.standing_rules or {}), **form.cleaned_data}
+        try:
+            season_set_standing_rules(season=season, rules=rules, user=request.user)
+        except DomainError as error:
+            _form_error(form, error)
+        else:
+            spots = form.cleaned_data["playoff_spots"]
+            messages.success(request, f"{spots} teams now make the playoffs.")
+            return redirect("manage:season-rules", pk=season.pk)
+    base = RulebookRules.from_options(season.rulebook.options)
+    context = {
+        "season": season,
+        "league": season.league,
+        "form": RulebookOptionsForm(base=base),
+        "playoffs_form": form,
+    }
+    return render(request, "manage/season_rules.html", context, status=400)
 
 
 def _game_lines(games) -> list[dict]:

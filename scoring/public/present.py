@@ -5,6 +5,9 @@ Pure Python, no Django: the views load rows, call these, and render.
 - *record*: wins–losses, then draws when there are any ("5–2", "4–2–1").
 - *chain sentence*: the season's tie-break chain in words ("Ranked by win percentage, then
   head-to-head, …, then a coin flip (seed 7).").
+- *chance*: a playoff or first-place chance as a percentage. Only a proof says "Clinched" or
+  "Out"; a simulated chance never shows 0 % or 100 % (it shows "<1 %" or ">99 %"), since a
+  simulation that never saw a result does not prove it cannot happen.
 """
 
 from __future__ import annotations
@@ -117,3 +120,50 @@ def pair_rows(pairs: Iterable[Mapping[str, Any]], names: Mapping[int, str], link
         for pair in pairs
     ]
     return sorted(rows, key=lambda row: (-row["games"], row["name"]))
+
+
+CLINCHED = "\N{CHECK MARK} Clinched"
+OUT = "Out"
+
+
+def chance(value: float, *, clinched: bool, eliminated: bool) -> str:
+    """A chance for the race columns: the proof's word, or a percentage kept off 0 and 100."""
+    if clinched:
+        return CLINCHED
+    if eliminated:
+        return OUT
+    if value < 0.01:
+        return "<1\N{NO-BREAK SPACE}%"
+    if value > 0.99:
+        return ">99\N{NO-BREAK SPACE}%"
+    return f"{round(value * 100)}\N{NO-BREAK SPACE}%"
+
+
+def race_is_shown(race: Mapping[str, Any]) -> bool:
+    """Whether the standings show the race: from mid-season on (at least as many games played as
+    left), or as soon as a team has clinched or is out."""
+    if race.get("status") != "ok" or not race.get("lines"):
+        return False
+    if race["games_played"] >= race["games_left"]:
+        return True
+    return any(line["clinched"] or line["eliminated"] for line in race["lines"])
+
+
+def race_columns(race: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    """Per entrant: the "Playoffs" and "First" cells, whether a proof backs them, and the
+    sentence of what the entrant needs."""
+    return {
+        line["id"]: {
+            "playoffs": chance(
+                line["playoff_chance"], clinched=line["clinched"], eliminated=line["eliminated"]
+            ),
+            "first": chance(
+                line["first_chance"],
+                clinched=line["clinched_first"],
+                eliminated=line["eliminated_first"],
+            ),
+            "state": "clinched" if line["clinched"] else "out" if line["eliminated"] else "open",
+            "need": line["need"],
+        }
+        for line in race["lines"]
+    }

@@ -53,9 +53,9 @@ def public(view: Callable) -> Callable:
 
 def _cached(request: HttpRequest, name: str, season_id: int, build: Callable[[], str]) -> str:
     """The page from the cache, keyed on the season's versions, or ``build()`` it and keep it."""
-    version, snapshot_version = selectors.season_snapshot_version(season_id=season_id)
+    version, snapshot_version, race_version = selectors.season_page_versions(season_id=season_id)
     partial = "partial" if request.htmx else "page"
-    key = f"public:{name}:{request.path}:{partial}:{version}:{snapshot_version}"
+    key = f"public:{name}:{request.path}:{partial}:{version}:{snapshot_version}:{race_version}"
     content = cache.get(key)
     if content is None:
         content = build()
@@ -109,6 +109,7 @@ def _standings_context(season: Season) -> dict:
         "rows": [],
         "chart": None,
         "chain": "",
+        "race": None,
     }
     if snapshot is not None:
         standings = snapshot.standings
@@ -117,6 +118,12 @@ def _standings_context(season: Season) -> dict:
             standings["tiebreaks"], standings["coin_flip_seed"]
         )
         context["min_games"] = standings["min_games"]
+        race = snapshot.race or {}
+        if snapshot.race_version == snapshot.results_version and present.race_is_shown(race):
+            columns = present.race_columns(race)
+            for row in context["rows"]:
+                row["race"] = columns.get(row["entrant"])
+            context["race"] = {**race, "runs_text": f"{race['runs']:,}"}
         context["chart"] = season_chart(
             snapshot.nights,
             order=[row["entrant"] for row in standings["rows"]],

@@ -265,7 +265,7 @@ def test_changing_rules_makes_a_new_version_and_rederives(
     assert (hand.points_a, hand.rulebook_id) == (3, season.rulebook_id)
     game.refresh_from_db()
     assert game.score_a == 3
-    assert sweep_stale_seasons() == {"rederive": [], "recompute": []}
+    assert sweep_stale_seasons() == {"rederive": [], "recompute": [], "race": []}
 
 
 def test_rules_change_refused_when_a_recorded_hand_breaks_them(organiser_api, make_game):
@@ -338,4 +338,4 @@ def test_rules_change_with_an_undone_hand_that_the_new_rules_forbid(
         ("voided", "thrown_in"),
         ("active", "march"),
     ]
-    assert sweep_stale_seasons() == {"rederive": [], "recompute": []}
+    assert sweep_stale_seasons() == {"rederive": [], "recompute": [], "race": []}

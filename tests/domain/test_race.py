@@ -15,6 +15,7 @@ from scoring.domain.race import (
     race_certainty,
     race_need,
     race_report,
+    stake_sentence,
 )
 
 
@@ -265,7 +266,9 @@ def test_simulated_seasons_never_contradict_a_proof(seed):
     )
     rng = random.Random(seed)
     chances = [rng.random() for _ in race.remaining]
-    top, _firsts, _ranks = _simulate(race, chances, [e.id for e in race.entrants], 2_000, seed)
+    top, _firsts, _ranks, _stakes = _simulate(
+        race, chances, [e.id for e in race.entrants], 2_000, seed
+    )
     proven = race_certainty(race)
     for entrant, certainty in proven.items():
         if certainty.clinched:
@@ -302,3 +305,72 @@ def test_the_sentences_say_what_each_entrant_needs():
     assert race_need(lines[3], 2) == (
         "Can still reach a top-2 place, but needs other results to go its way."
     )
+
+
+def exact_stakes(race: RaceInput, order: list[int], index: int) -> float:
+    """Leverage of remaining game ``index`` over every outcome, equally likely (wins only, ties
+    by ``order``): half the sum of |P(top | first wins) - P(top | second wins)|."""
+    ids = [entrant.id for entrant in race.entrants]
+    tops = {0: dict.fromkeys(ids, 0), 1: dict.fromkeys(ids, 0)}
+    count = {0: 0, 1: 0}
+    start = {entrant.id: entrant.units for entrant in race.entrants}
+    for results in itertools.product((0, 1), repeat=len(race.remaining)):
+        final = dict(start)
+        for (first, second), result in zip(race.remaining, results, strict=True):
+            final[second if result else first] += 1
+        ranked = sorted(ids, key=lambda k: (-final[k], order.index(k)))
+        count[results[index]] += 1
+        for k in ranked[: race.spots]:
+            tops[results[index]][k] += 1
+    return sum(abs(tops[0][k] / count[0] - tops[1][k] / count[1]) for k in ids) / 2
+
+
+def test_stakes_measure_the_playoff_places_a_game_moves():
+    race = RaceInput(
+        entrants=(
+            RaceEntrant(1, 9),
+            RaceEntrant(2, 5),
+            RaceEntrant(3, 5),
+            RaceEntrant(4, 1),
+        ),
+        remaining=((2, 3), (1, 4), (2, 4), (3, 4)),
+        spots=2,
+    )
+    order = [1, 2, 3, 4]
+    report = race_report(race, order=order, runs=20_000, seed=3, stakes_for=[0, 1])
+    # Team 1 is in whatever happens and team 4 is out: game 0 (2 v 3) weighs on the second
+    # place, with team 4's games against them; its exact weight, by enumeration:
+    assert report.stakes[0] == pytest.approx(exact_stakes(race, order, 0), abs=0.02)
+    assert report.stakes[0] > 0.5
+    # Game 1 (1 v 4) cannot move anyone across the cut line: only sampling noise is left.
+    assert exact_stakes(race, order, 1) == 0.0
+    assert report.stakes[1] < 0.02
+    assert set(report.stakes) == {0, 1}
+    assert report.to_dict()["stakes"]["0"] == round(report.stakes[0], 4)
+
+
+def test_stakes_are_only_asked_of_remaining_games():
+    race = RaceInput(entrants=(RaceEntrant(1, 1), RaceEntrant(2, 1)), remaining=((1, 2),))
+    with pytest.raises(DomainError):
+        race_report(race, stakes_for=[1])
+    assert race_report(race, runs=100).stakes == {}
+
+
+@pytest.mark.parametrize(
+    ("leverage", "sentence"),
+    [
+        (0.0, "changes little for the playoffs"),
+        (0.049, "changes little for the playoffs"),
+        (0.42, "moves 0.4 of a playoff place"),
+        (0.97, "decides a playoff place"),
+        (1.0, "decides a playoff place"),
+        (1.63, "moves 1.6 playoff places"),
+    ],
+)
+def test_a_stake_in_words(leverage, sentence):
+    assert stake_sentence(leverage) == sentence
+
+
+def test_a_race_without_entrants_is_empty():
+    report = race_report(RaceInput(entrants=(), remaining=()), runs=10)
+    assert report.lines == () and report.stakes == {}

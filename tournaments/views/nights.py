@@ -33,6 +33,7 @@ from league.access import is_league_organiser
 from league.errors import AccessDeniedError, DomainError, NotFoundError
 from league.models import Attendance, Player
 from scoring.models import Game
+from scoring.selectors import night_race_stakes
 from tournaments.domain.rotation import full_cycle_length
 from tournaments.models import NightPlan, PlannedRound
 from tournaments.services import nights as services
@@ -154,6 +155,7 @@ def night_manage(request, pk: int):
             plan and plan.status == NightPlan.Status.DRAFT and planned_ids != present_ids
         ),
         "is_finished": night.status == night.Status.FINISHED,
+        "stakes": [] if night.status == night.Status.FINISHED else night_race_stakes(night=night),
         **_constraints_context(plan, present),
     }
     return render(request, "nights/manage.html", context)

@@ -1,6 +1,7 @@
 """How a season ranks: the tie-break measures a season may choose, and :class:`SeasonRules`
 (the chain, best nights, the minimum of games, forfeit points, what a bye is worth, the coin-flip
-seed). The words are defined in :mod:`scoring.domain.standings`.
+seed, and how many entrants make the playoffs: the cut line of the playoff race, which does not
+change the ranking). The words are defined in :mod:`scoring.domain.standings`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ DEFAULT_TIEBREAKS: tuple[str, ...] = ("win_pct", "head_to_head", "point_diff", "
 BYE_VALUES = ("nothing", "fixed", "average")
 NIGHT_ORDERS = ("wins", "points")
 
+MAX_PLAYOFF_SPOTS = 64
+"""The most entrants a season's playoffs can take (the cut line of the playoff race)."""
+
 _PRECISION = 9
 """Decimal places at which two measured values count as equal (sums of rounded bye averages)."""
 
@@ -50,6 +54,7 @@ class SeasonRules:
     bye_points: int | float = 0
     bye_counts_as_win: bool = False
     coin_flip_seed: int = 0
+    playoff_spots: int = 4
 
     def __post_init__(self) -> None:
         chain = tuple(self.tiebreaks)
@@ -93,6 +98,15 @@ class SeasonRules:
             raise DomainError("a bye worth nothing gives no points and no win", field="bye_points")
         if self.bye_value == "average" and self.bye_points:
             raise DomainError("a bye worth the average takes no fixed points", field="bye_points")
+        if (
+            not isinstance(self.playoff_spots, int)
+            or isinstance(self.playoff_spots, bool)
+            or not 1 <= self.playoff_spots <= MAX_PLAYOFF_SPOTS
+        ):
+            raise DomainError(
+                f"the playoffs take between 1 and {MAX_PLAYOFF_SPOTS} entrants",
+                field="playoff_spots",
+            )
 
     @property
     def chain(self) -> tuple[str, ...]:

@@ -1,0 +1,119 @@
+"""The playoff race through the API: ``GET /api/v1/seasons/<id>/race/`` (public, read only).
+
+It reads what the race job stored with the season's standings snapshot (``scoring.race``); it never
+computes. Words: see :mod:`scoring.domain.race` (clinched, eliminated, not yet decided) and
+:mod:`scoring.race` (stakes).
+"""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.errors import NotFoundError
+from league.models import Season
+from scoring.models import StandingSnapshot
+
+
+class RaceLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The team's id.")
+    name = serializers.CharField()
+    clinched = serializers.BooleanField(help_text="Proven to finish within the playoff spots.")
+    eliminated = serializers.BooleanField(help_text="Proven to finish outside them.")
+    decided = serializers.BooleanField(
+        help_text="False when neither could be proven within the search budget (or byes that "
+        "count as wins leave it open): never a guess."
+    )
+    clinched_first = serializers.BooleanField()
+    eliminated_first = serializers.BooleanField()
+    playoff_chance = serializers.FloatField(help_text="0 to 1, from the simulated seasons.")
+    first_chance = serializers.FloatField(help_text="0 to 1, from the simulated seasons.")
+    wins_to_clinch = serializers.IntegerField(
+        allow_null=True, help_text="The fewest of its remaining games that clinch on its own."
+    )
+    needs_help = serializers.BooleanField(
+        help_text="Winning every game left is not enough without other results."
+    )
+    games_left = serializers.IntegerField()
+    best_rank = serializers.IntegerField(help_text="5th percentile of the simulated finishes.")
+    worst_rank = serializers.IntegerField(help_text="95th percentile of the simulated finishes.")
+    need = serializers.CharField(help_text="What the team needs, in a sentence.")
+
+
+class RaceStakeSerializer(serializers.Serializer):
+    game = serializers.IntegerField(help_text="The coming game's id.")
+    night = serializers.IntegerField(allow_null=True)
+    team_a = serializers.IntegerField()
+    team_b = serializers.IntegerField()
+    name_a = serializers.CharField()
+    name_b = serializers.CharField()
+    chance_a = serializers.FloatField(help_text="The chance that team A wins, from the ratings.")
+    leverage = serializers.FloatField(
+        help_text="Playoff places its result moves: half the sum over teams of "
+        "|P(playoffs | A wins) - P(playoffs | B wins)|."
+    )
+
+
+class SeasonRaceSerializer(serializers.Serializer):
+    season = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=["ok", "not_available", "pending"],
+        help_text="pending: no race computed yet; not_available: see reason.",
+    )
+    reason = serializers.CharField(allow_blank=True)
+    is_current = serializers.BooleanField(
+        help_text="False while the season has results newer than the race."
+    )
+    race_version = serializers.IntegerField(allow_null=True)
+    computed_at = serializers.DateTimeField(allow_null=True)
+    measure = serializers.ChoiceField(choices=["wins", "win_pct"], required=False)
+    spots = serializers.IntegerField(required=False, help_text="Playoff spots (the cut line).")
+    runs = serializers.IntegerField(required=False, help_text="Simulated seasons.")
+    seed = serializers.IntegerField(required=False)
+    proven = serializers.BooleanField(
+        required=False, help_text="False when clinched and eliminated are not claimed."
+    )
+    games_left = serializers.IntegerField(required=False)
+    lines = RaceLineSerializer(many=True, required=False, help_text="In standings order.")
+    stakes = RaceStakeSerializer(
+        many=True, required=False, help_text="Coming games, the most at stake first."
+    )
+
+
+class SeasonRaceView(APIView):
+    """A season's playoff race: clinched and eliminated (proven), the odds of the playoffs and of
+    first place, what each team needs, and the coming games that matter most for the cut line."""
+
+    permission_classes = []
+
+    @extend_schema(
+        responses={
+            200: SeasonRaceSerializer,
+            404: OpenApiResponse(description="No such season."),
+        },
+        operation_id="seasons_race",
+        tags=["seasons"],
+    )
+    def get(self, request, pk):
+        season = Season.objects.filter(pk=pk).only("pk", "results_version").first()
+        if season is None:
+            raise NotFoundError("no such season")
+        snapshot = (
+            StandingSnapshot.objects.filter(season=season).only("race", "race_version").first()
+        )
+        race = dict(snapshot.race) if snapshot is not None and snapshot.race else {}
+        race_version = snapshot.race_version if race else None
+        data = {
+            "season": season.pk,
+            "status": race.get("status", "pending"),
+            "reason": race.get("reason", ""),
+            "is_current": race_version is not None and race_version >= season.results_version,
+            "race_version": race_version,
+            "computed_at": race.get("computed_at"),
+        }
+        for name in ("measure", "spots", "runs", "seed", "proven", "games_left"):
+            if name in race:
+                data[name] = race[name]
+        if race.get("status") == "ok":
+            data["lines"], data["stakes"] = race["lines"], race["stakes"]
+        return Response(SeasonRaceSerializer(data).data)

@@ -1,0 +1,268 @@
+"""The playoff race service: read a season's standings snapshot and its games still to play, call
+the race engine (:mod:`scoring.domain.race`) and store the race with the snapshot.
+
+- *race*: for each team, whether it has clinched a playoff place or first place or is eliminated
+  (proven over every outcome, never guessed), its chances from seeded simulated seasons, the
+  fewest wins that clinch and a sentence of what it needs. Stored as ``StandingSnapshot.race``.
+- *race version*: the snapshot's ``results_version`` the race was computed from
+  (``StandingSnapshot.race_version``); a race with the snapshot's version is current and is not
+  computed again (idempotent).
+- *stakes* (leverage): for a coming game, how many playoff places its result moves, estimated
+  from the same simulated seasons; the organiser's night page orders a night's games by it.
+- *win chance* of a game: openskill's ``predict_win`` for the two pairs of players seated at it,
+  from the ratings the snapshot keeps; an even 0.5 when one of the four has no rating yet.
+
+The race is worked out for team seasons ranked first by wins or win percentage over every night;
+any other season stores ``{"status": "not_available", "reason": ...}``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import F
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from league.domain.rules import GameLength
+from league.errors import DomainError
+from league.models import Season
+from scoring.domain.race import DEFAULT_RUNS, RaceEntrant, RaceInput, race_need, race_report
+from scoring.models import Game, StandingSnapshot
+from scoring.standings import race_pending_key, season_rules
+
+STAKES_GAMES = 60
+"""At most this many coming games (the nearest nights first) get a stake: enough for the next
+night of a large league, few enough that counting them adds little to the simulation."""
+
+SEED_STRIDE = 1_000_003
+"""Seeds are ``season_id * SEED_STRIDE + results_version``: the same results give the same odds
+(a prime stride, so two seasons' seeds do not meet for any realistic version)."""
+
+
+def _unavailable(reason: str) -> dict[str, Any]:
+    return {"status": "not_available", "reason": reason, "computed_at": timezone.now().isoformat()}
+
+
+def _win_chances(games: list[dict[str, Any]], ratings: list[dict[str, Any]]) -> list[float]:
+    """The chance that side A wins each game, from the players' stored ratings (0.5 when one of
+    the four players has none)."""
+    model = PlackettLuce()
+    known = {rating["player_id"]: rating for rating in ratings}
+    chances = []
+    for game in games:
+        seats = game["seats"]
+        if any(player not in known for player in seats):
+            chances.append(0.5)
+            continue
+        side_a = [model.rating(mu=known[p]["mu"], sigma=known[p]["sigma"]) for p in seats[0::2]]
+        side_b = [model.rating(mu=known[p]["mu"], sigma=known[p]["sigma"]) for p in seats[1::2]]
+        chances.append(float(model.predict_win([side_a, side_b])[0]))
+    return chances
+
+
+def _remaining_games(season: Season, entrants: set[int]) -> list[dict[str, Any]]:
+    """The season's games still to be played between two of the ranked teams, nearest first."""
+    rows = (
+        Game.objects.filter(
+            season=season,
+            status__in=[Game.Status.SCHEDULED, Game.Status.IN_PROGRESS],
+            counts_for_standings=True,
+            team_a__isnull=False,
+            team_b__isnull=False,
+        )
+        .order_by(
+            F("night__date").asc(nulls_last=True), "night_id", "round_number", "table_number", "pk"
+        )
+        .values_list(
+            "pk",
+            "team_a_id",
+            "team_b_id",
+            "night_id",
+            "hands_per_game",
+            "seat_0_id",
+            "seat_1_id",
+            "seat_2_id",
+            "seat_3_id",
+        )
+    )
+    return [
+        {
+            "id": pk,
+            "team_a": team_a,
+            "team_b": team_b,
+            "night": night,
+            "hands_per_game": hands_per_game,
+            "seats": seats,
+        }
+        for pk, team_a, team_b, night, hands_per_game, *seats in rows
+        if team_a in entrants and team_b in entrants and team_a != team_b
+    ]
+
+
+def season_race_compute(
+    *,
+    season_id: int,
+    force: bool = False,
+    runs: int = DEFAULT_RUNS,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any] | None:
+    """Work out a season's playoff race from its snapshot and store it there.
+
+    Returns the stored race, or ``None`` when there is no snapshot yet or the race is already
+    current (unless ``force``). ``progress`` is called with one line saying what was done.
+    A race computed from an older snapshot never overwrites a newer one.
+    """
+    cache.delete(race_pending_key(season_id))  # changes from now on ask for another run
+    snapshot = (
+        StandingSnapshot.objects.filter(season_id=season_id)
+        .select_related("season", "season__rulebook")
+        .only(
+            "pk",
+            "results_version",
+            "race_version",
+            "standings",
+            "ratings",
+            "season__format",
+            "season__standing_rules",
+            "season__rulebook__options",
+            "season__name",
+        )
+        .first()
+    )
+    if snapshot is None:
+        return None
+    version = snapshot.results_version
+    if snapshot.race_version == version and not force:
+        return None
+    started = time.perf_counter()
+    race, summary = _race_of(snapshot, runs)
+    seconds = time.perf_counter() - started
+    race["duration_ms"] = int(seconds * 1000)
+    StandingSnapshot.objects.filter(pk=snapshot.pk, results_version=version).update(
+        race=race, race_version=version
+    )
+    if progress is not None:
+        if race["status"] != "ok":
+            summary = f"{summary}: {race['reason']}"
+        progress(f"season {season_id}: {summary} in {seconds:.2f} s")
+    return race
+
+
+def _race_of(snapshot: StandingSnapshot, runs: int) -> tuple[dict[str, Any], str]:
+    """The race JSON of a snapshot, and a short summary for the progress line."""
+    season = snapshot.season
+    if season.format != Season.Format.TEAMS:
+        return _unavailable("The race is worked out for team seasons."), "not worked out"
+    try:
+        rules = season_rules(season)
+    except DomainError:
+        return _unavailable("The season's standings rules are not valid."), "not worked out"
+    if rules.tiebreaks[0] not in ("wins", "win_pct"):
+        reason = "The race is worked out for seasons ranked first by wins or win percentage."
+        return _unavailable(reason), "not worked out"
+    if rules.count_best_nights is not None:
+        reason = "The race is not worked out when only each team's best nights count."
+        return _unavailable(reason), "not worked out"
+
+    rows = snapshot.standings.get("rows", [])
+    if not rows:
+        return _unavailable("No team is in the standings yet."), "not worked out"
+    names = {row["entrant"]: row["name"] for row in rows}
+    games = _remaining_games(season, set(names))
+    left = Counter(team for game in games for team in (game["team_a"], game["team_b"]))
+    by_hands = (season.rulebook.options or {}).get("game_length") == GameLength.HANDS
+    draws_possible = (
+        by_hands
+        or any(game["hands_per_game"] for game in games)
+        or any(row["draws"] for row in rows)
+    )
+    measure = rules.tiebreaks[0]
+    entrants = tuple(
+        RaceEntrant(
+            id=row["entrant"],
+            units=2 * row["wins"] + row["draws"] if draws_possible else row["wins"],
+            games=row["games"] + left[row["entrant"]] if measure == "win_pct" else 0,
+        )
+        for row in rows
+    )
+    spots = min(rules.playoff_spots, max(1, len(entrants)))
+    race_input = RaceInput(
+        entrants=entrants,
+        remaining=tuple((game["team_a"], game["team_b"]) for game in games),
+        measure=measure,
+        spots=spots,
+        draws_possible=draws_possible,
+    )
+    chances = _win_chances(games, snapshot.ratings)
+    watched = list(range(min(len(games), STAKES_GAMES)))  # the nearest nights first
+    report = race_report(
+        race_input,
+        probabilities=chances,
+        order=[row["entrant"] for row in rows],
+        runs=runs,
+        seed=season.pk * SEED_STRIDE + snapshot.results_version,
+        stakes_for=watched,
+    )
+    # A bye that counts as a win adds wins the scoring app cannot foresee (byes are scheduled by
+    # tournaments): the odds stand, but nothing is claimed as proven.
+    proven = not rules.bye_counts_as_win
+    lines = []
+    for line in report.lines:
+        data = line.to_dict()
+        data["name"] = names[line.id]
+        data["need"] = race_need(line, spots)
+        if not proven:
+            data.update(
+                clinched=False,
+                eliminated=False,
+                decided=False,
+                clinched_first=False,
+                eliminated_first=False,
+                wins_to_clinch=None,
+                needs_help=False,
+                need="Not yet decided.",
+            )
+        lines.append(data)
+    stakes = [
+        {
+            "game": games[index]["id"],
+            "night": games[index]["night"],
+            "team_a": games[index]["team_a"],
+            "team_b": games[index]["team_b"],
+            "name_a": names[games[index]["team_a"]],
+            "name_b": names[games[index]["team_b"]],
+            "chance_a": round(chances[index], 4),
+            "leverage": round(report.stakes[index], 4),
+        }
+        for index in watched
+    ]
+    stakes.sort(key=lambda stake: (-stake["leverage"], stake["game"]))
+    games_played = sum(row["games"] for row in rows) // 2
+    race = {
+        "status": "ok",
+        "reason": (
+            ""
+            if proven
+            else "Byes count as wins in this season and are scheduled outside the results, "
+            "so clinched and eliminated are not claimed; the odds leave future byes out."
+        ),
+        "proven": proven,
+        "measure": measure,
+        "spots": spots,
+        "runs": report.runs,
+        "seed": report.seed,
+        "draws_possible": draws_possible,
+        "results_version": snapshot.results_version,
+        "games_played": games_played,
+        "games_left": len(games),
+        "computed_at": timezone.now().isoformat(),
+        "lines": lines,
+        "stakes": stakes,
+    }
+    summary = f"{len(entrants)} teams, {len(games)} games left, {report.runs:,} runs"
+    return race, summary
