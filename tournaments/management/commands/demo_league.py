@@ -14,7 +14,7 @@ from league import services as league_services
 from league.models import League, Night, Season
 from scoring import services as scoring_services
 from scoring.models import Game
-from scoring.standings import season_standings_recompute
+from scoring.standings import season_set_standing_rules, season_standings_recompute
 from tournaments.models import Bracket, BracketMatchGame
 from tournaments.services import nights as night_services
 from tournaments.services.brackets.advance import bracket_advance
@@ -91,6 +91,8 @@ class Command(BaseCommand):
         season = league_services.season_create(
             league=league, name="Fall 2026", preset="csl", user=organiser
         )
+        # Two of the four make the playoffs, so the race on the standings has something to say.
+        season_set_standing_rules(season=season, rules={"playoff_spots": 2}, user=organiser)
         players = {
             name: league_services.player_create(league=league, name=name) for name in PLAYERS
         }
