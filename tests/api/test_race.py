@@ -111,7 +111,7 @@ def test_a_new_snapshot_asks_for_the_race_once_on_commit(
     from scoring import jobs
 
     original = jobs.send_race_compute
-    jobs.send_race_compute = lambda season_id, countdown=None: sent.append(season_id)
+    jobs.send_race_compute = lambda season_id, countdown=None: sent.append(season_id) or True
     try:
         with django_capture_on_commit_callbacks(execute=True):
             season_standings_recompute(season_id=season.pk)

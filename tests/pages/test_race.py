@@ -74,7 +74,8 @@ def test_the_night_page_lists_what_is_at_stake_tonight(organiser_client, raced):
     _season, _teams, night, _tonight = raced
     html = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
     assert "What’s at stake tonight" in html
-    section = html[html.index('<ol class="stakes-list">') : html.index("</ol>")]
+    start = html.index('<ol class="stakes-list">')
+    section = html[start : html.index("</ol>", start)]
     items = [item.split("</li>")[0] for item in section.split("<li>")[1:]]
     assert items == [
         "<b>Bowers v Clubs</b>: decides a playoff place",
