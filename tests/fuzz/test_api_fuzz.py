@@ -29,7 +29,7 @@ from tests.fuzz.seed import seed_league
 
 pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
 
-MAX_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
+MAX_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "5"))
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
