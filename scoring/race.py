@@ -172,6 +172,11 @@ def _race_of(snapshot: StandingSnapshot, runs: int) -> tuple[dict[str, Any], str
     rows = snapshot.standings.get("rows", [])
     if not rows:
         return _unavailable("No team is in the standings yet."), "not worked out"
+    if rules.playoff_spots >= len(rows):
+        reason = (
+            f"Every team makes the playoffs: {len(rows)} teams for {rules.playoff_spots} places."
+        )
+        return _unavailable(reason), "not worked out"
     names = {row["entrant"]: row["name"] for row in rows}
     games = _remaining_games(season, set(names))
     left = Counter(team for game in games for team in (game["team_a"], game["team_b"]))
@@ -190,7 +195,7 @@ def _race_of(snapshot: StandingSnapshot, runs: int) -> tuple[dict[str, Any], str
         )
         for row in rows
     )
-    spots = min(rules.playoff_spots, max(1, len(entrants)))
+    spots = rules.playoff_spots
     race_input = RaceInput(
         entrants=entrants,
         remaining=tuple((game["team_a"], game["team_b"]) for game in games),

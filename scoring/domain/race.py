@@ -617,6 +617,14 @@ def race_report(
     playoffs = race_certainty(race, budget=budget)
     first = race_certainty(race, spots=1, budget=budget) if race.spots > 1 else playoffs
     top, firsts, ranks, stakes = _simulate(race, probabilities, order, runs, seed, stakes_for)
+    # A game between two entrants whose fate is proven (each clinched or eliminated) moves no
+    # place: the one is in and the other out whatever happens, and no third entrant's wins change,
+    # so the order of the rest for the remaining spots cannot either. The simulation would only
+    # show sampling noise there, so the proof's exact 0 is given instead.
+    settled = {entrant for entrant, proof in playoffs.items() if proof.clinched or proof.eliminated}
+    for index in stakes:
+        if set(race.remaining[index]) <= settled:
+            stakes[index] = 0.0
     view = _Race(race)
     open_race = sum(not (proof.clinched or proof.eliminated) for proof in playoffs.values())
     needs_each = max(5, needs_budget // max(1, open_race))

@@ -66,8 +66,10 @@ def test_pages_and_rate_limits_work_from_the_fallback(
 
 
 def test_healthz_names_the_parts_that_are_down_within_a_second(client, redis_refusing, settings):
-    settings.CELERY_BROKER_URL = redis_refusing
+    # Read the broker before the settings change: the Celery app reads Django's settings lazily,
+    # so afterwards it would remember the refusing broker as the one to go back to.
     previous = app.conf.broker_url
+    settings.CELERY_BROKER_URL = redis_refusing
     app.conf.broker_url = redis_refusing
     try:
         started = time.perf_counter()

@@ -297,7 +297,7 @@ def test_docs_and_schema_are_served(api):
 
 def test_healthz_reports_database_and_broker(client):
     response = client.get("/healthz")
-    assert response.status_code == 200
+    assert response.status_code == 200, response.json()
     assert response.json()["database"] == "ok"
     assert response.json()["broker"].startswith("ok")
 

@@ -4,6 +4,7 @@ Idempotent: when the demo league is already there it only prints the addresses a
 """
 
 import datetime
+import logging
 import random
 
 from django.contrib.auth import get_user_model
@@ -58,7 +59,20 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--base-url", default="http://127.0.0.1:8000")
 
-    def handle(self, *args, base_url, **options):
+    def handle(self, *args, base_url, verbosity=1, **options):
+        # The demo plays its hands through the services, which run the standings and race jobs
+        # (in process when tasks are eager): their "Task … succeeded" lines are not for this
+        # console, whatever the logging settings. -v 2 shows them.
+        celery_logger = logging.getLogger("celery")
+        level = celery_logger.level
+        if verbosity < 2:
+            celery_logger.setLevel(max(level, logging.WARNING))
+        try:
+            self._handle(base_url)
+        finally:
+            celery_logger.setLevel(level)
+
+    def _handle(self, base_url):
         league = League.objects.filter(slug=DEMO_SLUG).first()
         if league is None:
             with transaction.atomic():
