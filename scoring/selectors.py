@@ -64,6 +64,48 @@ def season_snapshot_get(*, season):
     return StandingSnapshot.objects.filter(season=season).first()
 
 
+def season_snapshot_head(*, season):
+    """The season's snapshot with only its version, time and standings loaded (not the stats,
+    ratings, nights or race: megabytes in a large season), or ``None``."""
+    from scoring.models import StandingSnapshot
+
+    return (
+        StandingSnapshot.objects.filter(season=season)
+        .only("season_id", "results_version", "computed_at", "standings")
+        .first()
+    )
+
+
+def season_lines(*, season_id: int, kind: str, entrant_ids) -> list[dict]:
+    """The stored lines (``StandingLine.data``) of one kind for some entrants of a season, in the
+    order the snapshot holds them."""
+    from scoring.models import StandingLine
+
+    return list(
+        StandingLine.objects.filter(season_id=season_id, kind=kind, entrant_id__in=entrant_ids)
+        .order_by("pk")
+        .values_list("data", flat=True)
+    )
+
+
+def player_lines(*, season_ids, player_id: int) -> dict[int, dict[str, dict]]:
+    """One player's stored lines in some seasons: ``{season_id: {kind: data}}``, in one query.
+    ``standing`` lines are a player's only in an individual season (else they are a team's)."""
+    from django.db.models import Q
+
+    from league.models import Season
+    from scoring.models import StandingLine
+
+    found: dict[int, dict[str, dict]] = {}
+    rows = StandingLine.objects.filter(season_id__in=list(season_ids), entrant_id=player_id).filter(
+        ~Q(kind=StandingLine.Kind.TEAM)
+        & (~Q(kind=StandingLine.Kind.STANDING) | Q(season__format=Season.Format.INDIVIDUAL))
+    )
+    for season_id, kind, data in rows.values_list("season_id", "kind", "data"):
+        found.setdefault(season_id, {})[kind] = data
+    return found
+
+
 def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None]:
     """``(results_version, snapshot results_version, race_version)``: one query, for the keys of
     cached pages that show the playoff race (it is stored after the snapshot)."""

@@ -27,7 +27,7 @@ from scoring import jobs
 from scoring.domain.ratings import compute_ratings
 from scoring.domain.standings import GameRecord, SeasonRules, SideTally, compute_standings
 from scoring.domain.stats import HandTotals, player_stats, side_tallies, team_stats
-from scoring.models import Game, Hand, StandingSnapshot
+from scoring.models import Game, Hand, StandingLine, StandingSnapshot
 
 PENDING_SECONDS = 30
 """How long a queued recompute keeps others from queueing (longer than any recompute waits)."""
@@ -277,11 +277,51 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
                         StandingSnapshot.objects.create(season=season, **values)
                 except IntegrityError:
                     return None  # a concurrent run created it first
+            standing_lines_write(season_id=season.pk, values=values)
             # The race is worked out from the snapshot, once it is committed.
             transaction.on_commit(lambda: race_compute_soon(season_id))
     # The large parts (stats of every player and their partners) load when first read: the
     # caller just wrote them and most callers never look.
     return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
+
+
+# --------------------------------------------------------------------------------------------
+# Per-entrant lines: the snapshot's parts split by entrant, so one player's line is one row read
+# --------------------------------------------------------------------------------------------
+
+LINE_SOURCES = (
+    (StandingLine.Kind.PLAYER, "player_stats", "player_id"),
+    (StandingLine.Kind.TEAM, "team_stats", "team_id"),
+    (StandingLine.Kind.RATING, "ratings", "player_id"),
+)
+
+
+def standing_lines(*, season_id: int, values: dict[str, Any]) -> list[StandingLine]:
+    """The snapshot ``values`` (as the recompute stores them) as one line per entrant and kind."""
+    lines = [
+        StandingLine(
+            season_id=season_id,
+            kind=StandingLine.Kind.STANDING,
+            entrant_id=row["entrant"],
+            data=row,
+        )
+        for row in values["standings"]["rows"]
+    ]
+    for kind, part, key in LINE_SOURCES:
+        lines += [
+            StandingLine(season_id=season_id, kind=kind, entrant_id=line[key], data=line)
+            for line in values[part]
+        ]
+    return lines
+
+
+def standing_lines_write(*, season_id: int, values: dict[str, Any]) -> None:
+    """Replace the season's per-entrant lines with those of the snapshot just stored (call inside
+    the transaction that stores it, so readers never see lines of another version)."""
+    StandingLine.objects.filter(season_id=season_id).delete()
+    StandingLine.objects.bulk_create(
+        standing_lines(season_id=season_id, values=values), batch_size=1000
+    )
 
 
 def stale_season_ids() -> list[int]:
