@@ -8,10 +8,28 @@ def game_counting_hands(*, game: Game) -> list[Hand]:
     return list(game.hands.filter(status=Hand.Status.ACTIVE).order_by("number"))
 
 
+def games_with_last_hand(queryset):
+    """``queryset`` with each game's last counting hand's dealer and outcome annotated, so
+    ``game_next_dealer_seat`` needs no query per game (a list of games runs one query)."""
+    from django.db.models import OuterRef, Subquery
+
+    last = Hand.objects.filter(game=OuterRef("pk"), status=Hand.Status.ACTIVE).order_by("-number")
+    return queryset.annotate(
+        last_hand_dealer_seat=Subquery(last.values("dealer_seat")[:1]),
+        last_hand_outcome=Subquery(last.values("outcome")[:1]),
+    )
+
+
 def game_next_dealer_seat(*, game: Game, hands: list[Hand] | None = None) -> int | None:
-    """The seat that deals the next hand, or ``None`` once the game is over."""
+    """The seat that deals the next hand, or ``None`` once the game is over. Reads the game's
+    annotations from ``games_with_last_hand`` when it has them."""
     if game.status == Game.Status.FINISHED:
         return None
+    if hands is None and hasattr(game, "last_hand_outcome"):
+        if game.last_hand_outcome is None:
+            return game.first_dealer_seat
+        outcome = HandScore(Outcome(game.last_hand_outcome), 0, 0, "")
+        return next_dealer(game.last_hand_dealer_seat, outcome)
     if hands is None:
         last = game.hands.filter(status=Hand.Status.ACTIVE).order_by("-number").first()
     else:

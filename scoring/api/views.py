@@ -95,6 +95,13 @@ class GameViewSet(ReadCreateViewSet):
     def get_serializer_class(self):
         return s.GameDetailSerializer if self.action == "retrieve" else s.GameSerializer
 
+    def get_queryset(self):
+        from scoring.selectors import games_with_last_hand
+
+        queryset = super().get_queryset()
+        # The list shows each game's next dealer: read with the games, not a query per game.
+        return games_with_last_hand(queryset) if self.action == "list" else queryset
+
     @extend_schema(request=s.GameInputSerializer, responses={201: s.GameSerializer})
     def create(self, request):
         data = self.parse(request)
