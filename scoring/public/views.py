@@ -248,15 +248,21 @@ def team_page(request: HttpRequest, slug: str, season_id: int, team_id: int) -> 
         raise Http404("no such team in this season")
 
     def build() -> str:
-        snapshot = selectors.season_snapshot_get(season=season)
-        row = line = None
+        # The team's own stored lines and its players' ratings, not the whole snapshot.
+        standing = selectors.season_lines(
+            season_id=season.pk, kind="standing", entrant_ids=[team.pk]
+        )
+        stats = selectors.season_lines(season_id=season.pk, kind="team", entrant_ids=[team.pk])
+        row = standing[0] if standing else None
+        line = stats[0] if stats else None
         team_names = dict(season.teams.values_list("pk", "name"))
         link_of = _entrant_link(season)
-        ratings = {}
-        if snapshot is not None:
-            row = next((r for r in snapshot.standings["rows"] if r["entrant"] == team.pk), None)
-            line = next((t for t in snapshot.team_stats if t["team_id"] == team.pk), None)
-            ratings = {rating["player_id"]: rating for rating in snapshot.ratings}
+        ratings = {
+            rating["player_id"]: rating
+            for rating in selectors.season_lines(
+                season_id=season.pk, kind="rating", entrant_ids=team.player_ids
+            )
+        }
         context = {
             "league": league,
             "season": season,
