@@ -263,9 +263,11 @@ class StandingLine(models.Model):
     read without loading every line of the snapshot (which runs to megabytes in a large season).
 
     Written by the recompute in the same transaction as the snapshot (``scoring.standings``), so
-    the lines always belong to the snapshot's ``results_version``. ``kind`` says which part of
-    the snapshot the line comes from; ``entrant_id`` is a player's id (``player``, ``rating``, and
-    ``standing`` in an individual season) or a team's (``team``, ``standing`` in a team season).
+    the lines always belong to the snapshot's ``results_version``; only lines whose ``digest``
+    changed are rewritten (after one game, mostly the stats of its four players). ``kind`` says
+    which part of the snapshot the line comes from; ``entrant_id`` is a player's id (``player``,
+    ``rating``, and ``standing`` in an individual season) or a team's (``team``, ``standing`` in a
+    team season).
     """
 
     class Kind(models.TextChoices):
@@ -278,6 +280,9 @@ class StandingLine(models.Model):
     kind = models.CharField(max_length=16, choices=Kind.choices)
     entrant_id = models.PositiveBigIntegerField()
     data = models.JSONField()
+    digest = models.CharField(
+        max_length=32, default="", help_text="A hash of data: a recompute rewrites changed lines."
+    )
 
     class Meta:
         constraints = [

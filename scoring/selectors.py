@@ -96,14 +96,14 @@ def season_snapshot_head(*, season):
 
 def season_lines(*, season_id: int, kind: str, entrant_ids) -> list[dict]:
     """The stored lines (``StandingLine.data``) of one kind for some entrants of a season, in the
-    order the snapshot holds them."""
+    order of ``entrant_ids`` (an entrant with no line is left out)."""
     from scoring.models import StandingLine
 
-    return list(
-        StandingLine.objects.filter(season_id=season_id, kind=kind, entrant_id__in=entrant_ids)
-        .order_by("pk")
-        .values_list("data", flat=True)
-    )
+    order = {entrant: index for index, entrant in enumerate(entrant_ids)}
+    found = StandingLine.objects.filter(
+        season_id=season_id, kind=kind, entrant_id__in=list(order)
+    ).values_list("entrant_id", "data")
+    return [data for _entrant, data in sorted(found, key=lambda pair: order[pair[0]])]
 
 
 def player_lines(*, season_ids, player_id: int) -> dict[int, dict[str, dict]]:

@@ -11,6 +11,8 @@ ratings engines, and store one snapshot. Also how a recompute is asked for, coal
 from __future__ import annotations
 
 import gc
+import hashlib
+import json
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -297,31 +299,44 @@ LINE_SOURCES = (
 
 
 def standing_lines(*, season_id: int, values: dict[str, Any]) -> list[StandingLine]:
-    """The snapshot ``values`` (as the recompute stores them) as one line per entrant and kind."""
-    lines = [
+    """The snapshot ``values`` (as the recompute stores them) as one line per entrant and kind,
+    each with the digest of its data."""
+    parts = [(StandingLine.Kind.STANDING, values["standings"]["rows"], "entrant")]
+    parts += [(kind, values[part], key) for kind, part, key in LINE_SOURCES]
+    return [
         StandingLine(
             season_id=season_id,
-            kind=StandingLine.Kind.STANDING,
-            entrant_id=row["entrant"],
-            data=row,
+            kind=kind,
+            entrant_id=line[key],
+            data=line,
+            digest=hashlib.md5(
+                json.dumps(line, sort_keys=True).encode(), usedforsecurity=False
+            ).hexdigest(),
         )
-        for row in values["standings"]["rows"]
+        for kind, lines, key in parts
+        for line in lines
     ]
-    for kind, part, key in LINE_SOURCES:
-        lines += [
-            StandingLine(season_id=season_id, kind=kind, entrant_id=line[key], data=line)
-            for line in values[part]
-        ]
-    return lines
 
 
 def standing_lines_write(*, season_id: int, values: dict[str, Any]) -> None:
-    """Replace the season's per-entrant lines with those of the snapshot just stored (call inside
-    the transaction that stores it, so readers never see lines of another version)."""
-    StandingLine.objects.filter(season_id=season_id).delete()
-    StandingLine.objects.bulk_create(
-        standing_lines(season_id=season_id, values=values), batch_size=1000
-    )
+    """Make the season's per-entrant lines those of the snapshot just stored (call inside the
+    transaction that stores it, so readers never see lines of another version). Lines whose
+    digest is unchanged stay as they are: after one game most of the large ones are."""
+    lines = standing_lines(season_id=season_id, values=values)
+    stored = {
+        (kind, entrant): (pk, digest)
+        for pk, kind, entrant, digest in StandingLine.objects.filter(
+            season_id=season_id
+        ).values_list("pk", "kind", "entrant_id", "digest")
+    }
+    fresh = {(line.kind, line.entrant_id): line for line in lines}
+    changed = {
+        key for key, line in fresh.items() if key not in stored or stored[key][1] != line.digest
+    }
+    stale = [pk for key, (pk, _digest) in stored.items() if key not in fresh or key in changed]
+    for start in range(0, len(stale), 900):  # under SQLite's limit of variables in a query
+        StandingLine.objects.filter(pk__in=stale[start : start + 900]).delete()
+    StandingLine.objects.bulk_create([fresh[key] for key in changed], batch_size=500)
 
 
 def stale_season_ids() -> list[int]:

@@ -42,6 +42,7 @@ class Migration(migrations.Migration):
                 ('kind', models.CharField(choices=[('standing', 'Standings row'), ('player', 'Player stats'), ('team', 'Team stats'), ('rating', 'Rating')], max_length=16)),
                 ('entrant_id', models.PositiveBigIntegerField()),
                 ('data', models.JSONField()),
+                ('digest', models.CharField(default='', help_text='A hash of data: a recompute rewrites changed lines.', max_length=32)),
                 ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standing_lines', to='league.season')),
             ],
             options={

@@ -344,3 +344,26 @@ def test_bye_and_forfeit_options_are_refused_until_they_are_recorded(organiser_a
     }
     season.refresh_from_db()
     assert season.standing_rules == {}
+
+
+def test_a_recompute_rewrites_only_the_lines_that_changed(league):
+    season, (first, second, third) = team_season(league)
+    win(team_game(season, first, second), "A")
+    season_standings_recompute(season_id=season.pk, force=True)
+
+    def player_line_pks():
+        return dict(
+            StandingLine.objects.filter(season=season, kind="player").values_list(
+                "entrant_id", "pk"
+            )
+        )
+
+    before = player_line_pks()
+    season_standings_recompute(season_id=season.pk, force=True)
+    assert player_line_pks() == before  # nothing changed, nothing rewritten
+    win(team_game(season, third, second), "B")
+    season_standings_recompute(season_id=season.pk)
+    after = player_line_pks()
+    assert {pk for pk in first.player_ids if after[pk] == before[pk]} == set(first.player_ids)
+    assert all(after[pk] != before[pk] for pk in second.player_ids)
+    assert_lines_match_snapshot(season)
