@@ -69,13 +69,22 @@ def main() -> None:
         season = Season.objects.select_related("league").get(pk=season_id)
         stored = StandingSnapshot.objects.get(season_id=season_id)
         values = {part: getattr(stored, part) for part in LINE_PARTS}
-        started = time.perf_counter()
-        with transaction.atomic():
-            standing_lines_write(season_id=season_id, values=values)
-        print(
-            f"writing the per-entrant lines alone (part of each recompute): "
-            f"{time.perf_counter() - started:.1f} s"
-        )
+        StandingLine.objects.filter(season_id=season_id).update(digest="")
+
+        def write_lines(label: str) -> None:
+            started = time.perf_counter()
+            with transaction.atomic():
+                standing_lines_write(season_id=season_id, values=values)
+            print(f"writing the per-entrant lines, {label}: {time.perf_counter() - started:.1f} s")
+
+        write_lines("every line new (a first recompute)")
+        write_lines("no line changed")
+        for stat in values["player_stats"][:4]:  # as after one game: its four players' stats
+            stat["games"] += 1
+        write_lines("four players' stats changed")
+        for stat in values["player_stats"][:4]:
+            stat["games"] -= 1
+        write_lines("back as stored")
         players = StandingLine.objects.filter(season_id=season_id, kind="player").order_by("pk")
         player_id = players.values_list("entrant_id", flat=True)[players.count() // 2]
         line_pk = StandingLine.objects.get(
