@@ -371,25 +371,24 @@ class SeasonStandingsView(APIView):
         if detail:
             entrants = [row["entrant"] for row in rows]
             players = entrants
-            if season.format == Season.Format.TEAMS:
-                pairs = season.teams.filter(pk__in=entrants).values_list(
-                    "player_one_id", "player_two_id"
-                )
-                players = [player for pair in pairs for player in pair]
-            lines = dict.fromkeys(("player_stats", "team_stats", "ratings"))
+            if season.format == Season.Format.TEAMS:  # the players of the page's teams, in order
+                pairs = {
+                    team: (one, two)
+                    for team, one, two in season.teams.filter(pk__in=entrants).values_list(
+                        "pk", "player_one_id", "player_two_id"
+                    )
+                }
+                players = [player for team in entrants for player in pairs.get(team, ())]
             for part, kind, ids in (
                 ("player_stats", StandingLine.Kind.PLAYER, players),
                 ("team_stats", StandingLine.Kind.TEAM, entrants),
                 ("ratings", StandingLine.Kind.RATING, players),
             ):
-                lines[part] = selectors.season_lines(
-                    season_id=season.pk, kind=kind, entrant_ids=ids
-                )
+                body[part] = selectors.season_lines(season_id=season.pk, kind=kind, entrant_ids=ids)
             wanted = {str(entrant) for entrant in entrants}
             nights = StandingSnapshot.objects.filter(pk=snapshot.pk).values_list(
                 "nights", flat=True
             )[0]
-            body |= lines
             body["nights"] = [
                 {
                     **night,
