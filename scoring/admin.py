@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scoring.models import Game, Hand, StandingSnapshot
+from scoring.models import Game, Hand, StandingLine, StandingSnapshot
 
 
 class HandInline(admin.TabularInline):
@@ -69,4 +69,20 @@ class StandingSnapshotAdmin(admin.ModelAdmin):
     exclude = ["standings", "player_stats", "team_stats", "ratings", "nights"]
 
     def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(StandingLine)
+class StandingLineAdmin(admin.ModelAdmin):
+    """One entrant's line of a snapshot, written with it by the recompute job (read only)."""
+
+    list_display = ["season", "kind", "entrant_id"]
+    list_filter = ["kind"]
+    list_select_related = ["season"]
+    readonly_fields = ["season", "kind", "entrant_id", "data"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

@@ -256,3 +256,40 @@ class StandingSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"Standings of {self.season} at version {self.results_version}"
+
+
+class StandingLine(models.Model):
+    """One entrant's line of a season's snapshot, stored on its own row so one player's stats are
+    read without loading every line of the snapshot (which runs to megabytes in a large season).
+
+    Written by the recompute in the same transaction as the snapshot (``scoring.standings``), so
+    the lines always belong to the snapshot's ``results_version``; only lines whose ``digest``
+    changed are rewritten (after one game, mostly the stats of its four players). ``kind`` says
+    which part of the snapshot the line comes from; ``entrant_id`` is a player's id (``player``,
+    ``rating``, and ``standing`` in an individual season) or a team's (``team``, ``standing`` in a
+    team season).
+    """
+
+    class Kind(models.TextChoices):
+        STANDING = "standing", "Standings row"
+        PLAYER = "player", "Player stats"
+        TEAM = "team", "Team stats"
+        RATING = "rating", "Rating"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standing_lines")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    entrant_id = models.PositiveBigIntegerField()
+    data = models.JSONField()
+    digest = models.CharField(
+        max_length=32, default="", help_text="A hash of data: a recompute rewrites changed lines."
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "kind", "entrant_id"], name="standing_line_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} line of {self.entrant_id} in season {self.season_id}"

@@ -8,10 +8,28 @@ def game_counting_hands(*, game: Game) -> list[Hand]:
     return list(game.hands.filter(status=Hand.Status.ACTIVE).order_by("number"))
 
 
+def games_with_last_hand(queryset):
+    """``queryset`` with each game's last counting hand's dealer and outcome annotated, so
+    ``game_next_dealer_seat`` needs no query per game (a list of games runs one query)."""
+    from django.db.models import OuterRef, Subquery
+
+    last = Hand.objects.filter(game=OuterRef("pk"), status=Hand.Status.ACTIVE).order_by("-number")
+    return queryset.annotate(
+        last_hand_dealer_seat=Subquery(last.values("dealer_seat")[:1]),
+        last_hand_outcome=Subquery(last.values("outcome")[:1]),
+    )
+
+
 def game_next_dealer_seat(*, game: Game, hands: list[Hand] | None = None) -> int | None:
-    """The seat that deals the next hand, or ``None`` once the game is over."""
+    """The seat that deals the next hand, or ``None`` once the game is over. Reads the game's
+    annotations from ``games_with_last_hand`` when it has them."""
     if game.status == Game.Status.FINISHED:
         return None
+    if hands is None and hasattr(game, "last_hand_outcome"):
+        if game.last_hand_outcome is None:
+            return game.first_dealer_seat
+        outcome = HandScore(Outcome(game.last_hand_outcome), 0, 0, "")
+        return next_dealer(game.last_hand_dealer_seat, outcome)
     if hands is None:
         last = game.hands.filter(status=Hand.Status.ACTIVE).order_by("-number").first()
     else:
@@ -62,6 +80,48 @@ def season_snapshot_get(*, season):
     from scoring.models import StandingSnapshot
 
     return StandingSnapshot.objects.filter(season=season).first()
+
+
+def season_snapshot_head(*, season):
+    """The season's snapshot with only its version, time and standings loaded (not the stats,
+    ratings, nights or race: megabytes in a large season), or ``None``."""
+    from scoring.models import StandingSnapshot
+
+    return (
+        StandingSnapshot.objects.filter(season=season)
+        .only("season_id", "results_version", "computed_at", "standings")
+        .first()
+    )
+
+
+def season_lines(*, season_id: int, kind: str, entrant_ids) -> list[dict]:
+    """The stored lines (``StandingLine.data``) of one kind for some entrants of a season, in the
+    order of ``entrant_ids`` (an entrant with no line is left out)."""
+    from scoring.models import StandingLine
+
+    order = {entrant: index for index, entrant in enumerate(entrant_ids)}
+    found = StandingLine.objects.filter(
+        season_id=season_id, kind=kind, entrant_id__in=list(order)
+    ).values_list("entrant_id", "data")
+    return [data for _entrant, data in sorted(found, key=lambda pair: order[pair[0]])]
+
+
+def player_lines(*, season_ids, player_id: int) -> dict[int, dict[str, dict]]:
+    """One player's stored lines in some seasons: ``{season_id: {kind: data}}``, in one query.
+    ``standing`` lines are a player's only in an individual season (else they are a team's)."""
+    from django.db.models import Q
+
+    from league.models import Season
+    from scoring.models import StandingLine
+
+    found: dict[int, dict[str, dict]] = {}
+    rows = StandingLine.objects.filter(season_id__in=list(season_ids), entrant_id=player_id).filter(
+        ~Q(kind=StandingLine.Kind.TEAM)
+        & (~Q(kind=StandingLine.Kind.STANDING) | Q(season__format=Season.Format.INDIVIDUAL))
+    )
+    for season_id, kind, data in rows.values_list("season_id", "kind", "data"):
+        found.setdefault(season_id, {})[kind] = data
+    return found
 
 
 def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None]:

@@ -11,6 +11,8 @@ ratings engines, and store one snapshot. Also how a recompute is asked for, coal
 from __future__ import annotations
 
 import gc
+import hashlib
+import json
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -27,7 +29,7 @@ from scoring import jobs
 from scoring.domain.ratings import compute_ratings
 from scoring.domain.standings import GameRecord, SeasonRules, SideTally, compute_standings
 from scoring.domain.stats import HandTotals, player_stats, side_tallies, team_stats
-from scoring.models import Game, Hand, StandingSnapshot
+from scoring.models import Game, Hand, StandingLine, StandingSnapshot
 
 PENDING_SECONDS = 30
 """How long a queued recompute keeps others from queueing (longer than any recompute waits)."""
@@ -277,11 +279,64 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
                         StandingSnapshot.objects.create(season=season, **values)
                 except IntegrityError:
                     return None  # a concurrent run created it first
+            standing_lines_write(season_id=season.pk, values=values)
             # The race is worked out from the snapshot, once it is committed.
             transaction.on_commit(lambda: race_compute_soon(season_id))
     # The large parts (stats of every player and their partners) load when first read: the
     # caller just wrote them and most callers never look.
     return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
+
+
+# --------------------------------------------------------------------------------------------
+# Per-entrant lines: the snapshot's parts split by entrant, so one player's line is one row read
+# --------------------------------------------------------------------------------------------
+
+LINE_SOURCES = (
+    (StandingLine.Kind.PLAYER, "player_stats", "player_id"),
+    (StandingLine.Kind.TEAM, "team_stats", "team_id"),
+    (StandingLine.Kind.RATING, "ratings", "player_id"),
+)
+
+
+def standing_lines(*, season_id: int, values: dict[str, Any]) -> list[StandingLine]:
+    """The snapshot ``values`` (as the recompute stores them) as one line per entrant and kind,
+    each with the digest of its data."""
+    parts = [(StandingLine.Kind.STANDING, values["standings"]["rows"], "entrant")]
+    parts += [(kind, values[part], key) for kind, part, key in LINE_SOURCES]
+    return [
+        StandingLine(
+            season_id=season_id,
+            kind=kind,
+            entrant_id=line[key],
+            data=line,
+            digest=hashlib.md5(
+                json.dumps(line, sort_keys=True).encode(), usedforsecurity=False
+            ).hexdigest(),
+        )
+        for kind, lines, key in parts
+        for line in lines
+    ]
+
+
+def standing_lines_write(*, season_id: int, values: dict[str, Any]) -> None:
+    """Make the season's per-entrant lines those of the snapshot just stored (call inside the
+    transaction that stores it, so readers never see lines of another version). Lines whose
+    digest is unchanged stay as they are: after one game most of the large ones are."""
+    lines = standing_lines(season_id=season_id, values=values)
+    stored = {
+        (kind, entrant): (pk, digest)
+        for pk, kind, entrant, digest in StandingLine.objects.filter(
+            season_id=season_id
+        ).values_list("pk", "kind", "entrant_id", "digest")
+    }
+    fresh = {(line.kind, line.entrant_id): line for line in lines}
+    changed = {
+        key for key, line in fresh.items() if key not in stored or stored[key][1] != line.digest
+    }
+    stale = [pk for key, (pk, _digest) in stored.items() if key not in fresh or key in changed]
+    for start in range(0, len(stale), 900):  # under SQLite's limit of variables in a query
+        StandingLine.objects.filter(pk__in=stale[start : start + 900]).delete()
+    StandingLine.objects.bulk_create([fresh[key] for key in changed], batch_size=500)
 
 
 def stale_season_ids() -> list[int]:

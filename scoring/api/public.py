@@ -7,6 +7,7 @@ from rest_framework.views import APIView
 
 from league.errors import NotFoundError
 from league.models import Player, Season
+from scoring import selectors
 from scoring.models import StandingSnapshot
 
 
@@ -75,7 +76,8 @@ class PlayerSeasonStatsSerializer(serializers.Serializer):
 
 class SeasonPlayerStatsView(APIView):
     """One player's season: stats line (calls, marches, loners, euchres, partners, opponents),
-    rating and, in an individual season, standings row. Read from the latest snapshot."""
+    rating and, in an individual season, standings row. Read from the latest snapshot's stored
+    lines: the player's rows alone, however large the season."""
 
     permission_classes = []
 
@@ -91,17 +93,16 @@ class SeasonPlayerStatsView(APIView):
         player = Player.objects.filter(pk=player_id, league_id=season.league_id).first()
         if player is None:
             raise NotFoundError("no such player in this season's league")
-        snapshot = StandingSnapshot.objects.filter(season=season).first()
+        snapshot = (
+            StandingSnapshot.objects.filter(season=season)
+            .only("season_id", "results_version", "computed_at")
+            .first()
+        )
         if snapshot is None:
             raise NotFoundError("no standings yet: no game of this season has finished")
-        mine = player.pk
-        stats = next((line for line in snapshot.player_stats if line["player_id"] == mine), None)
-        rating = next((line for line in snapshot.ratings if line["player_id"] == mine), None)
-        standing = None
-        if season.format == Season.Format.INDIVIDUAL:
-            standing = next(
-                (row for row in snapshot.standings["rows"] if row["entrant"] == player.pk), None
-            )
+        lines = selectors.player_lines(season_ids=[season.pk], player_id=player.pk)
+        mine = lines.get(season.pk, {})
+        stats, rating, standing = mine.get("player"), mine.get("rating"), mine.get("standing")
         return Response(
             {
                 "season": season.pk,

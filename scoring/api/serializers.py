@@ -278,14 +278,29 @@ class StandingsSnapshotSerializer(serializers.Serializer):
     results_version = serializers.IntegerField()
     is_current = serializers.BooleanField()
     computed_at = serializers.DateTimeField()
+    count = serializers.IntegerField(help_text="Rows in the whole standings (every page).")
+    next = serializers.URLField(allow_null=True, help_text="The next page, or null.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page, or null.")
     standings = serializers.JSONField(
-        help_text="rows (rank, entrant, name, record, points, tie-break values, reason), the "
-        "tie-break chain and the coin-flip seed"
+        help_text="rows of this page (rank, entrant, name, record, points, tie-break values, "
+        "reason), the tie-break chain, the coin-flip seed and the minimum games"
     )
-    player_stats = serializers.JSONField()
-    team_stats = serializers.JSONField()
-    ratings = serializers.JSONField()
-    nights = serializers.JSONField()
+    player_stats = serializers.JSONField(
+        required=False,
+        help_text="Only with detail=true: the stats lines (partners and opponents included) of "
+        "the page's players (in a team season, the players of the page's teams).",
+    )
+    team_stats = serializers.JSONField(
+        required=False, help_text="Only with detail=true: the page's teams' stats lines."
+    )
+    ratings = serializers.JSONField(
+        required=False, help_text="Only with detail=true: the ratings of the page's players."
+    )
+    nights = serializers.JSONField(
+        required=False,
+        help_text="Only with detail=true: night by night, games, wins and points of the page's "
+        "entrants.",
+    )
 
 
 class StandingRulesSerializer(serializers.Serializer):

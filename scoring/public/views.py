@@ -144,7 +144,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
 @public
 def league_home(request: HttpRequest, slug: str) -> HttpResponse:
     league = selectors.league_public_get(slug=slug)
-    seasons = list(league.seasons.select_related("snapshot").order_by("-starts_on", "-pk"))
+    seasons = list(league.seasons.order_by("-starts_on", "-pk"))
     nights = list(
         Night.objects.filter(season__league=league)
         .select_related("season")
@@ -248,15 +248,21 @@ def team_page(request: HttpRequest, slug: str, season_id: int, team_id: int) -> 
         raise Http404("no such team in this season")
 
     def build() -> str:
-        snapshot = selectors.season_snapshot_get(season=season)
-        row = line = None
+        # The team's own stored lines and its players' ratings, not the whole snapshot.
+        standing = selectors.season_lines(
+            season_id=season.pk, kind="standing", entrant_ids=[team.pk]
+        )
+        stats = selectors.season_lines(season_id=season.pk, kind="team", entrant_ids=[team.pk])
+        row = standing[0] if standing else None
+        line = stats[0] if stats else None
         team_names = dict(season.teams.values_list("pk", "name"))
         link_of = _entrant_link(season)
-        ratings = {}
-        if snapshot is not None:
-            row = next((r for r in snapshot.standings["rows"] if r["entrant"] == team.pk), None)
-            line = next((t for t in snapshot.team_stats if t["team_id"] == team.pk), None)
-            ratings = {rating["player_id"]: rating for rating in snapshot.ratings}
+        ratings = {
+            rating["player_id"]: rating
+            for rating in selectors.season_lines(
+                season_id=season.pk, kind="rating", entrant_ids=team.player_ids
+            )
+        }
         context = {
             "league": league,
             "season": season,
@@ -286,28 +292,33 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         return reverse("public-player", args=[slug, pk])
 
     seasons = []
-    for season in league.seasons.select_related("snapshot").order_by("-starts_on", "-pk"):
-        snapshot = getattr(season, "snapshot", None)
-        if snapshot is None:
-            continue
-        line = next((p for p in snapshot.player_stats if p["player_id"] == player.pk), None)
+    # Only the player's stored lines are read, never a snapshot's megabytes of stats.
+    with_snapshot = list(
+        league.seasons.filter(snapshot__isnull=False).order_by("-starts_on", "-pk")
+    )
+    lines = selectors.player_lines(
+        season_ids=[season.pk for season in with_snapshot], player_id=player.pk
+    )
+    teams = {
+        team.season_id: team
+        for team in Team.objects.filter(season__in=with_snapshot)
+        .filter(Q(player_one=player) | Q(player_two=player))
+        .order_by("-pk")
+    }
+    for season in with_snapshot:
+        mine = lines.get(season.pk, {})
+        line = mine.get("player")
         if line is None:
             continue
-        rating = next((r for r in snapshot.ratings if r["player_id"] == player.pk), None)
-        row = None
-        if season.format == Season.Format.INDIVIDUAL:
-            row = next((r for r in snapshot.standings["rows"] if r["entrant"] == player.pk), None)
         seasons.append(
             {
                 "season": season,
-                "row": row,
-                "rating": rating,
+                "row": mine.get("standing"),
+                "rating": mine.get("rating"),
                 "stats": present.stat_lines(line),
                 "partners": present.pair_rows(line["partners"], names, player_link),
                 "opponents": present.pair_rows(line["opponents"], names, player_link),
-                "team": Team.objects.filter(season=season)
-                .filter(Q(player_one=player) | Q(player_two=player))
-                .first(),
+                "team": teams.get(season.pk),
             }
         )
     context = {

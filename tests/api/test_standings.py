@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from league.models import Player, Season, Team
 from scoring import services
-from scoring.models import StandingSnapshot
+from scoring.models import StandingLine, StandingSnapshot
 from scoring.standings import COALESCE_COUNTDOWN, season_standings_recompute
 from tests.factories import GameFactory, SeasonFactory
 
@@ -54,7 +54,7 @@ def test_hands_reach_the_standings_on_commit(api, league, django_capture_on_comm
     with django_capture_on_commit_callbacks(execute=True):
         win(team_game(season, first, second), "A")
         win(team_game(season, third, second), "B")
-    body = api.get(f"/api/v1/seasons/{season.pk}/standings/").json()
+    body = api.get(f"/api/v1/seasons/{season.pk}/standings/?detail=true").json()
     assert body["is_current"] is True
     rows = body["standings"]["rows"]
     assert [(row["name"], row["rank"], row["wins"], row["losses"]) for row in rows] == [
@@ -196,6 +196,81 @@ def _check_snapshot_against_scratch(league, steps):
     assert fresh.standings == stored.standings
     assert fresh.player_stats == stored.player_stats
     assert fresh.ratings == stored.ratings
+    assert_lines_match_snapshot(season)
+
+
+def assert_lines_match_snapshot(season):
+    """The per-entrant lines hold exactly the snapshot's lines, one row each."""
+    snapshot = StandingSnapshot.objects.get(season=season)
+    stored = {
+        (kind, entrant): data
+        for kind, entrant, data in StandingLine.objects.filter(season=season).values_list(
+            "kind", "entrant_id", "data"
+        )
+    }
+    expected = {("standing", row["entrant"]): row for row in snapshot.standings["rows"]}
+    expected |= {("player", line["player_id"]): line for line in snapshot.player_stats}
+    expected |= {("team", line["team_id"]): line for line in snapshot.team_stats}
+    expected |= {("rating", line["player_id"]): line for line in snapshot.ratings}
+    assert stored == expected
+
+
+def test_standings_come_a_page_at_a_time_without_detail_by_default(
+    api, league, django_capture_on_commit_callbacks
+):
+    season, (first, second, third) = team_season(league)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(team_game(season, first, second), "A")
+        win(team_game(season, third, second), "B")
+    assert_lines_match_snapshot(season)
+    address = f"/api/v1/seasons/{season.pk}/standings/"
+    body = api.get(address + "?limit=2").json()
+    assert (body["count"], body["previous"]) == (3, None)
+    assert [row["name"] for row in body["standings"]["rows"]] == ["Team 0", "Team 1"]
+    assert body["standings"]["tiebreaks"]
+    assert not {"player_stats", "team_stats", "ratings", "nights"} & set(body)
+    last = api.get(body["next"]).json()
+    assert [row["name"] for row in last["standings"]["rows"]] == ["Team 2"]
+    assert last["next"] is None and last["previous"]
+
+    detailed = api.get(address + "?limit=1&offset=2&detail=true").json()
+    assert [line["team_id"] for line in detailed["team_stats"]] == [third.pk]
+    assert {line["player_id"] for line in detailed["player_stats"]} == set(third.player_ids)
+    assert {line["player_id"] for line in detailed["ratings"]} == set(third.player_ids)
+    assert {key for night in detailed["nights"] for key in night["entrants"]} <= {str(third.pk)}
+
+    refused = api.get(address + "?detail=maybe")
+    assert refused.status_code == 400
+    assert "detail" in refused.json()["message"]
+
+
+def test_standings_parameters_are_in_the_schema(api):
+    schema = api.get("/api/schema/?format=json").json()
+    operation = schema["paths"]["/api/v1/seasons/{id}/standings/"]["get"]
+    assert {"limit", "offset", "detail"} <= {p["name"] for p in operation["parameters"]}
+    ref = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    component = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert {"count", "next", "previous", "standings"} <= set(component["required"])
+    assert "player_stats" not in component["required"]
+
+
+def test_one_players_stats_never_load_the_snapshots_stats(api, league, make_game):
+    """The stats endpoint reads the player's own lines, not every player's."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    season = SeasonFactory(league=league, format=Season.Format.INDIVIDUAL)
+    game = make_game(season=season)
+    while game.status != game.Status.FINISHED:  # marches until side A wins
+        services.hand_record(game=game, data=services.HandInput(makers="A", tricks_won=5))
+        game.refresh_from_db()
+    season_standings_recompute(season_id=season.pk, force=True)
+    with CaptureQueriesContext(connection) as queries:
+        body = api.get(f"/api/v1/seasons/{season.pk}/players/{game.seat_0_id}/stats/").json()
+    assert body["stats"]["marches"] == game.hands_played
+    assert body["standing"]["entrant"] == game.seat_0_id
+    assert body["rating"]["player_id"] == game.seat_0_id
+    assert not [q["sql"] for q in queries.captured_queries if "player_stats" in q["sql"]]
 
 
 def test_organiser_chooses_the_tiebreak_chain_and_it_is_used(
@@ -269,3 +344,26 @@ def test_bye_and_forfeit_options_are_refused_until_they_are_recorded(organiser_a
     }
     season.refresh_from_db()
     assert season.standing_rules == {}
+
+
+def test_a_recompute_rewrites_only_the_lines_that_changed(league):
+    season, (first, second, third) = team_season(league)
+    win(team_game(season, first, second), "A")
+    season_standings_recompute(season_id=season.pk, force=True)
+
+    def player_line_pks():
+        return dict(
+            StandingLine.objects.filter(season=season, kind="player").values_list(
+                "entrant_id", "pk"
+            )
+        )
+
+    before = player_line_pks()
+    season_standings_recompute(season_id=season.pk, force=True)
+    assert player_line_pks() == before  # nothing changed, nothing rewritten
+    win(team_game(season, third, second), "B")
+    season_standings_recompute(season_id=season.pk)
+    after = player_line_pks()
+    assert {pk for pk in first.player_ids if after[pk] == before[pk]} == set(first.player_ids)
+    assert all(after[pk] != before[pk] for pk in second.player_ids)
+    assert_lines_match_snapshot(season)

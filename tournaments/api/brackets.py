@@ -19,7 +19,12 @@ from league.api.filters import SeasonScopedFilter, filtered
 from league.errors import NotFoundError
 from league.models import Season
 from tournaments.models import Bracket
-from tournaments.selectors.brackets import bracket_for_viewer, bracket_summary, brackets_for_viewer
+from tournaments.selectors.brackets import (
+    bracket_for_viewer,
+    bracket_summaries,
+    bracket_summary,
+    brackets_for_viewer,
+)
 from tournaments.selectors.schedules import ScheduleSummary, season_schedule_summary
 from tournaments.services.brackets.corrections import (
     CorrectionPreview,
@@ -369,8 +374,9 @@ class BracketViewSet(viewsets.ViewSet):
     def list(self, request):
         """Published and finished brackets (and, for their organisers, drafts)."""
         brackets = brackets_for_viewer(user=request.user).order_by("-created_at", "id")
-        brackets = filtered(request, brackets, SeasonScopedFilter)
-        return Response([bracket_data(bracket) for bracket in brackets[:200]])
+        brackets = list(filtered(request, brackets, SeasonScopedFilter)[:200])
+        summaries = bracket_summaries(brackets=brackets)
+        return Response([bracket_data(bracket, summaries[bracket.pk]) for bracket in brackets])
 
     @extend_schema(responses={200: BracketDetailSerializer})
     def retrieve(self, request, pk=None):

@@ -97,30 +97,70 @@ class BracketSummary:
         return self.bracket.status == Bracket.Status.PUBLISHED
 
 
+_GAME_COLUMNS = (
+    "match_id",
+    "number",
+    "game_id",
+    "game__status",
+    "game__score_a",
+    "game__score_b",
+    "game__winner",
+    "game__captain_token",
+)
+
+
 def bracket_summary(*, bracket: Bracket, with_captain_tokens: bool = False) -> BracketSummary:
     """The bracket as pages and the API show it: each match with its teams (or what its slots
     wait for), its games and score, and the placings so far. Captain tokens are left out (empty)
     unless ``with_captain_tokens``: only the organiser's screens ask for them."""
-    entries = list(bracket.entries.select_related("team").order_by("seed"))
-    teams = {entry.team_id: entry.team for entry in entries}
-    matches = list(bracket.matches.order_by("order"))
-    games: dict[int, list[GameLine]] = {}
+    return bracket_summaries(brackets=[bracket], with_captain_tokens=with_captain_tokens)[
+        bracket.pk
+    ]
+
+
+def bracket_summaries(
+    *, brackets: list[Bracket], with_captain_tokens: bool = False
+) -> dict[int, BracketSummary]:
+    """``bracket_summary`` of many brackets by id, in three queries however many they are."""
+    ids = [bracket.pk for bracket in brackets]
+    entries: dict[int, list[BracketEntry]] = {pk: [] for pk in ids}
+    for entry in BracketEntry.objects.filter(bracket_id__in=ids).select_related("team"):
+        entries[entry.bracket_id].append(entry)
+    matches: dict[int, list[BracketMatch]] = {pk: [] for pk in ids}
+    for match in BracketMatch.objects.filter(bracket_id__in=ids).order_by("order", "pk"):
+        matches[match.bracket_id].append(match)
+    rows: dict[int, list[dict]] = {pk: [] for pk in ids}
     for row in (
         BracketMatchGame.objects.filter(
-            match__bracket=bracket, status=BracketMatchGame.Status.COUNTING
+            match__bracket_id__in=ids, status=BracketMatchGame.Status.COUNTING
         )
         .order_by("match_id", "number")
-        .values(
-            "match_id",
-            "number",
-            "game_id",
-            "game__status",
-            "game__score_a",
-            "game__score_b",
-            "game__winner",
-            "game__captain_token",
-        )
+        .values("match__bracket_id", *_GAME_COLUMNS)
     ):
+        rows[row["match__bracket_id"]].append(row)
+    return {
+        bracket.pk: _summary(
+            bracket,
+            sorted(entries[bracket.pk], key=lambda entry: entry.seed),
+            matches[bracket.pk],
+            rows[bracket.pk],
+            with_captain_tokens=with_captain_tokens,
+        )
+        for bracket in brackets
+    }
+
+
+def _summary(
+    bracket: Bracket,
+    entries: list[BracketEntry],
+    matches: list[BracketMatch],
+    game_rows: list[dict],
+    *,
+    with_captain_tokens: bool,
+) -> BracketSummary:
+    teams = {entry.team_id: entry.team for entry in entries}
+    games: dict[int, list[GameLine]] = {}
+    for row in game_rows:
         winner = {"A": 0, "B": 1}.get(row["game__winner"])
         games.setdefault(row["match_id"], []).append(
             GameLine(
