@@ -164,17 +164,17 @@ def _advance(bracket: Bracket, code: str) -> bool:
         {code: match},
     )
     was_ready = match.status == BracketMatch.Status.READY
+    seed = loaded.seed_by_team.get
+    states = {  # as stored, before the games are read
+        row.code: MatchState(
+            row.code, MatchStatus(row.status), seed(row.first_team_id), seed(row.second_team_id)
+        )
+        for row in rows.values()
+    }
     touched = _reconcile_games(loaded, {code})
     changed = [match] if touched else []
     ready = [match] if match.status == BracketMatch.Status.READY else []
     if was_ready and match.status == BracketMatch.Status.DECIDED:
-        seed = loaded.seed_by_team.get
-        states = {
-            row.code: MatchState(
-                row.code, MatchStatus(row.status), seed(row.first_team_id), seed(row.second_team_id)
-            )
-            for row in rows.values()
-        }
         try:
             played = advance(
                 structure, states, code=code, winner=loaded.seed_by_team[match.winner_id]
