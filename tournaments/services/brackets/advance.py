@@ -136,8 +136,6 @@ def _advance(bracket: Bracket, code: str) -> bool:
     structure = bracket_structure(bracket)
     if structure is None or code not in structure.by_code or structure.by_code[code].pool:
         return False
-    if entries.filter(withdrawn_at__isnull=False).exists():
-        return False
     codes = [code, *structure.downstream[code]]
     rows = {
         row.code: row
@@ -153,16 +151,14 @@ def _advance(bracket: Bracket, code: str) -> bool:
     team_ids = {
         team_id for row in rows.values() for team_id in (row.first_team_id, row.second_team_id)
     } - {None}
-    loaded = _Loaded(
-        bracket,
-        structure,
-        list(
-            entries.filter(team_id__in=team_ids).select_related(
-                "team__player_one", "team__player_two"
-            )
-        ),
-        {code: match},
+    known = list(  # the teams of these matches, and any team withdrawn
+        entries.filter(Q(team_id__in=team_ids) | Q(withdrawn_at__isnull=False)).select_related(
+            "team__player_one", "team__player_two"
+        )
     )
+    if any(entry.is_withdrawn for entry in known):
+        return False
+    loaded = _Loaded(bracket, structure, known, {code: match})
     was_ready = match.status == BracketMatch.Status.READY
     seed = loaded.seed_by_team.get
     states = {  # as stored, before the games are read
@@ -192,8 +188,11 @@ def _advance(bracket: Bracket, code: str) -> bool:
                 changed.append(row)
             if state.status is MatchStatus.READY:
                 ready.append(row)
-    if changed:
-        BracketMatch.objects.bulk_update(changed, MATCH_FIELDS)
+    for row in changed:  # a few rows: plain UPDATEs cost less than a bulk one
+        fields = (BracketMatch._meta.get_field(name) for name in MATCH_FIELDS)
+        BracketMatch.objects.filter(pk=row.pk).update(
+            **{field.name: getattr(row, field.attname) for field in fields}
+        )
     if match.status == BracketMatch.Status.DECIDED and not match.needs_review:
         names = _team_names(loaded)
         stray = [link for link in _counting_links([match]) if link.game.status in IN_PLAY]
