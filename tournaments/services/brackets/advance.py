@@ -170,6 +170,7 @@ def _advance(bracket: Bracket, code: str) -> bool:
     touched = _reconcile_games(loaded, {code})
     changed = [match] if touched else []
     ready = [match] if match.status == BracketMatch.Status.READY else []
+    open_after = bool(ready)  # a match still to play here: the bracket is not complete
     if was_ready and match.status == BracketMatch.Status.DECIDED:
         try:
             played = advance(
@@ -188,6 +189,7 @@ def _advance(bracket: Bracket, code: str) -> bool:
                 changed.append(row)
             if state.status is MatchStatus.READY:
                 ready.append(row)
+            open_after = open_after or state.status in (MatchStatus.READY, MatchStatus.WAITING)
     for row in changed:  # a few rows: plain UPDATEs cost less than a bulk one
         fields = (BracketMatch._meta.get_field(name) for name in MATCH_FIELDS)
         BracketMatch.objects.filter(pk=row.pk).update(
@@ -201,6 +203,7 @@ def _advance(bracket: Bracket, code: str) -> bool:
     _create_next_games(loaded, ready)
     if (
         was_ready
+        and not open_after
         and match.status == BracketMatch.Status.DECIDED
         and bracket.status == Bracket.Status.PUBLISHED
         and not bracket.matches.filter(
