@@ -196,10 +196,13 @@ def _advance(bracket: Bracket, code: str) -> bool:
             **{field.name: getattr(row, field.attname) for field in fields}
         )
     if match.status == BracketMatch.Status.DECIDED and not match.needs_review:
-        names = _team_names(loaded)
-        stray = [link for link in _counting_links([match]) if link.game.status in IN_PLAY]
-        if stray:
-            _void(stray, f"not needed: {names[match.winner_id]} already won {code}")
+        stray = BracketMatchGame.objects.filter(
+            match=match, status=BracketMatchGame.Status.COUNTING, game__status__in=IN_PLAY
+        )
+        if stray.exists():  # rare: load the links and their games only then
+            names = _team_names(loaded)
+            reason = f"not needed: {names[match.winner_id]} already won {code}"
+            _void(list(stray.select_related("game")), reason)
     _create_next_games(loaded, ready)
     if (
         was_ready
