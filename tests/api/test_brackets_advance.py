@@ -108,3 +108,39 @@ def test_each_advance_leaves_what_a_full_replay_gives(
         assert snapshot(bracket_id) == after
     assert knockout_games
     assert Bracket.objects.get(pk=bracket_id).status == Bracket.Status.FINISHED
+
+
+def test_the_advance_calls_off_a_stray_game_of_the_match_it_decides(
+    organiser_api, make_season, django_capture_on_commit_callbacks
+):
+    """A match with two games in play (one created by a race, say): when one decides it, the
+    advance calls the other off, as a full replay does."""
+    season = make_season("standard")
+    teams = make_teams(season, 4)
+    body = {"season": season.pk, "kind": "single", "teams": [team.pk for team in teams]}
+    bracket_id = organiser_api.post("/api/v1/brackets/", body, format="json").json()["id"]
+    assert organiser_api.post(f"/api/v1/brackets/{bracket_id}/publish/").status_code == 200
+    link = BracketMatchGame.objects.select_related("match", "game").get(
+        match__bracket_id=bracket_id, match__code="W1-1"
+    )
+    first, second = link.game.team_a, link.game.team_b
+    stray = scoring.game_create(
+        season=season,
+        seats=(first.player_one, second.player_one, first.player_two, second.player_two),
+        team_a=first,
+        team_b=second,
+        counts_for_standings=False,
+    )
+    BracketMatchGame.objects.create(match=link.match, game=stray, number=2)
+    replays = mock.patch.object(advance, "_sync", wraps=advance._sync)
+    with replays as sync, django_capture_on_commit_callbacks(execute=True):
+        scoring.game_record_final_score(game=link.game, score_a=10, score_b=3)
+    assert sync.call_count == 0
+    stray.refresh_from_db()
+    stray_link = BracketMatchGame.objects.get(game=stray)
+    reason = f"not needed: {first.name} already won W1-1"
+    assert (stray.status, stray.void_reason) == (Game.Status.VOIDED, reason)
+    assert (stray_link.status, stray_link.voided_reason) == ("voided", reason)
+    after = snapshot(bracket_id)
+    advance._reconcile(bracket_id, set())
+    assert snapshot(bracket_id) == after

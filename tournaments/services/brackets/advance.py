@@ -195,14 +195,11 @@ def _advance(bracket: Bracket, code: str) -> bool:
         BracketMatch.objects.filter(pk=row.pk).update(
             **{field.name: getattr(row, field.attname) for field in fields}
         )
-    if match.status == BracketMatch.Status.DECIDED and not match.needs_review:
-        stray = BracketMatchGame.objects.filter(
-            match=match, status=BracketMatchGame.Status.COUNTING, game__status__in=IN_PLAY
-        )
-        if stray.exists():  # rare: load the links and their games only then
-            names = _team_names(loaded)
-            reason = f"not needed: {names[match.winner_id]} already won {code}"
-            _void(list(stray.select_related("game")), reason)
+    decided = match.status == BracketMatch.Status.DECIDED
+    if decided and not match.needs_review and match.pk in loaded.in_play:  # a stray game
+        names = _team_names(loaded)
+        stray = [link for link in _counting_links([match]) if link.game.status in IN_PLAY]
+        _void(stray, f"not needed: {names[match.winner_id]} already won {code}")
     _create_next_games(loaded, ready)
     if (
         was_ready
