@@ -5,6 +5,8 @@ Run: ``python benchmarks/bench_bracket_engine.py``. Prints its figures; not a te
 - build: the structure (2,047 matches with the reset);
 - play through, one ``play`` per result: what a service pays if it replays the bracket after each
   finished game to find the matches that became ready (the per-advance figure);
+- play through, one ``advance`` per result: the matches downstream of the result only (what
+  ``bracket_advance`` asks of the engine now);
 - play through, one ``play`` per wave of ready matches;
 - one correction preview (``correct_result``) of a first-round match once everything is played.
 """
@@ -17,7 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.domain.brackets import correct_result, play
+from tournaments.domain.brackets import MatchState, correct_result, play
+from tournaments.domain.brackets import advance as advance_one
 from tournaments.domain.elimination import double_elimination
 
 TEAMS = 1024
@@ -44,6 +47,32 @@ def main() -> None:
         f"play after each result: {len(results)} results, total {sum(per_advance):.2f} s, "
         f"per advance median {statistics.median(per_advance) * 1000:.2f} ms, "
         f"max {max(per_advance) * 1000:.2f} ms; champion seed {state.champion}"
+    )
+
+    rng = random.Random(SEED)
+    kept = {
+        code: MatchState(
+            code,
+            match.status,
+            match.first if isinstance(match.first, int) else None,
+            match.second if isinstance(match.second, int) else None,
+        )
+        for code, match in play(structure, {}).matches.items()
+    }
+    ready = [code for code in play(structure, {}).ready]
+    per_result = []
+    while ready:
+        code = ready.pop(0)
+        winner = rng.choice((kept[code].first, kept[code].second))
+        started = time.perf_counter()
+        changed = advance_one(structure, kept, code=code, winner=winner)
+        per_result.append(time.perf_counter() - started)
+        kept.update(changed)
+        ready.extend(other for other, match in changed.items() if match.status == "ready")
+    print(
+        f"advance after each result: {len(per_result)} results, total "
+        f"{sum(per_result) * 1000:.1f} ms, per advance median "
+        f"{statistics.median(per_result) * 1e6:.1f} us"
     )
 
     rng = random.Random(SEED)

@@ -12,7 +12,14 @@ replays the bracket and creates the games of the matches that became ready. Figu
 - *create*: ``bracket_create`` (seeds by hand) and ``bracket_publish`` (512 first games);
 - *per game*: the whole ``game_record_final_score`` call, advance included;
 - *per advance*: the ``bracket_advance`` call alone, its time and its database queries
-  (``CaptureQueriesContext``), which should not grow with the field.
+  (``CaptureQueriesContext``), which should not grow with the field, and their total over the
+  whole bracket (target for 1,024 teams: under 10 s);
+- *floors*, measured in the same run, and the advance's ratio to each: a bare write of what an
+  advance must write (lock the bracket row, UPDATE the finished match and the match it feeds, in
+  one transaction), and the pure engine's ``advance`` of one result (no database).
+
+With ``BENCH_DATABASE_URL``, ``BENCH_DATABASE_NAME`` names the throwaway database (default:
+``test_`` and the URL's name).
 
 The standings recompute that each finished game enqueues is switched off here: in the embedded
 shape it would run eagerly inside every call and dominate the figures (it has its own benchmark,
@@ -55,6 +62,8 @@ def setup() -> object:
     from django.db import connection
 
     if database_url:
+        if os.environ.get("BENCH_DATABASE_NAME"):
+            connection.settings_dict["TEST"]["NAME"] = os.environ["BENCH_DATABASE_NAME"]
         creation = connection.creation
         old_name = creation.create_test_db(verbosity=0, autoclobber=True)
         return lambda: creation.destroy_test_db(old_name, verbosity=0)
@@ -178,6 +187,70 @@ def run() -> None:
         f"p95 {percentile(advance_times, 0.95):.1f} ms, max {max(advance_times):.1f} ms; "
         f"queries median {statistics.median(advance_queries):.0f}, "
         f"min {min(advance_queries)}, max {max(advance_queries)}"
+    )
+    print(f"all advances: {len(advance_times)} in {sum(advance_times) / 1000:.2f} s")
+    floors(bracket, statistics.median(advance_times))
+
+
+def floors(bracket, advance_median: float) -> None:
+    """The bare costs an advance cannot go below, measured here, and the advance's ratio."""
+    from django.db import transaction
+
+    from tournaments.domain.brackets import MatchState, MatchStatus, advance, play
+    from tournaments.models import Bracket, BracketMatch
+    from tournaments.selectors.bracket_structure import bracket_structure
+
+    structure = bracket_structure(bracket)
+    rows = {row.code: row for row in bracket.matches.all()}
+    feeds = [
+        (rows[code], rows[fed[0]])
+        for code, fed in structure.downstream.items()
+        if fed and rows[code].status == BracketMatch.Status.DECIDED
+    ]
+    times = []
+    for match, fed in feeds:
+        began = time.perf_counter()
+        with transaction.atomic():
+            Bracket.objects.select_for_update().get(pk=bracket.pk)
+            BracketMatch.objects.filter(pk=match.pk).update(
+                status=match.status, winner=match.winner_id, decided_by=match.decided_by
+            )
+            BracketMatch.objects.filter(pk=fed.pk).update(
+                first_team=fed.first_team_id, second_team=fed.second_team_id, status=fed.status
+            )
+        times.append((time.perf_counter() - began) * 1000)
+    write = statistics.median(times)
+
+    rng = random.Random(SEED)
+    results: dict[str, int] = {}
+    state = play(structure, results)
+    kept = {
+        code: MatchState(
+            code,
+            match.status,
+            match.first if isinstance(match.first, int) else None,
+            match.second if isinstance(match.second, int) else None,
+        )
+        for code, match in state.matches.items()
+    }
+    ready = [code for code, match in kept.items() if match.status is MatchStatus.READY]
+    engine = []
+    while ready:
+        code = ready.pop(0)
+        winner = rng.choice((kept[code].first, kept[code].second))
+        began = time.perf_counter()
+        changed = advance(structure, kept, code=code, winner=winner)
+        engine.append((time.perf_counter() - began) * 1000)
+        kept.update(changed)
+        ready.extend(other for other, match in changed.items() if match.status is MatchStatus.READY)
+    domain = statistics.median(engine)
+    print(
+        f"floor, bare write (lock + UPDATE match and the one it feeds): median {write:.2f} ms "
+        f"over {len(times)}; advance / floor = {advance_median / write:.1f}x"
+    )
+    print(
+        f"floor, engine advance alone: median {domain * 1000:.1f} us over {len(engine)} "
+        f"results; advance / floor = {advance_median / domain:.0f}x"
     )
 
 

@@ -236,9 +236,19 @@ def test_two_matches_ending_together_create_no_stray_game(
 ):
     bracket_id = published()["id"]
     # W1-2 ends but its advance has not run yet (its task is still queued, or was lost) …
-    scoring.game_record_final_score(game=match_game(bracket_id, "W1-2"), score_a=10, score_b=4)
-    # … when W1-1's advance runs: it reads W1-2's result too instead of giving it a second game.
+    second = match_game(bracket_id, "W1-2")
+    scoring.game_record_final_score(game=second, score_a=10, score_b=4)
+    # … when W1-1's advance runs: it moves Team 1 on, and W2-1 waits for W1-2's own advance;
+    # W1-2, won, gets no second game.
     finish(match_game(bracket_id, "W1-1"), "A", django_capture_on_commit_callbacks)
+    matches = by_code(api.get(f"/api/v1/brackets/{bracket_id}/").json())
+    assert [(code, m["status"], m["first"]) for code, m in matches.items()] == [
+        ("W1-1", "decided", "Team 1"),
+        ("W1-2", "ready", "Team 2"),
+        ("W2-1", "waiting", "Team 1"),
+    ]
+    assert Game.objects.count() == 2
+    tasks.bracket_advance(second.pk)  # W1-2's queued advance runs (or the sweep, if lost)
 
     data = api.get(f"/api/v1/brackets/{bracket_id}/").json()
     matches = by_code(data)

@@ -219,6 +219,40 @@ class Structure:
         """The matches that are played (or, for a reset, may be): all but the bye matches."""
         return tuple(match for match in self.matches if not match.is_bye)
 
+    @cached_property
+    def sure_byes(self) -> dict[str, tuple[bool, bool]]:
+        """Each match's code → whether each of its slots is a bye whatever the results."""
+        empty: dict[str, tuple[bool, bool]] = {}
+        for match in self.matches:
+            empty[match.code] = (
+                _is_sure_bye(match.first, empty),
+                _is_sure_bye(match.second, empty),
+            )
+        return empty
+
+    @cached_property
+    def downstream(self) -> dict[str, tuple[str, ...]]:
+        """Each match's code → the codes of the matches whose state may change when it gets a
+        result (structure order): those it feeds, those they feed when they are bye matches
+        (resolved without being played), and its reset."""
+        fed: dict[str, list[str]] = {match.code: [] for match in self.matches}
+        for match in self.matches:
+            for slot in match.slots:
+                if slot.kind in (SlotKind.WINNER, SlotKind.LOSER):
+                    fed[slot.match].append(match.code)
+            if match.reset_of is not None:
+                fed[match.reset_of].append(match.code)
+        order = {match.code: index for index, match in enumerate(self.matches)}
+        found: dict[str, tuple[str, ...]] = {}
+        for match in reversed(self.matches):  # a match's dependents come after it
+            codes = set()
+            for code in fed[match.code]:
+                codes.add(code)
+                if self.by_code[code].is_bye:
+                    codes.update(found[code])
+            found[match.code] = tuple(sorted(codes, key=order.__getitem__))
+        return found
+
     def pool_named(self, name: str) -> Pool:
         for pool in self.pools:
             if pool.name == name:
@@ -319,6 +353,60 @@ def play(
     """
     states, _ = _resolve(structure, results, pool_rankings or {}, keep=None)
     return _state(structure, states)
+
+
+def advance(
+    structure: Structure, states: Mapping[str, MatchState], *, code: str, winner: int
+) -> dict[str, MatchState]:
+    """The states that change when ready match ``code`` is won by ``winner``: that match's and
+    those of ``structure.downstream[code]``, given their current ``states`` (the other matches
+    are not needed: a slot not fed by a changed match keeps its occupant). The same states as
+    ``play`` with the result added, at the cost of the matches it touches, for a knockout match
+    (a pool's last match also fills the knockout from the pool's ranking: replay with ``play``).
+
+    Raises ``DomainError`` when ``code`` is not ready, ``winner`` is not in it, or a match
+    downstream already has a result (the states are not those of ``play``: replay instead).
+    """
+    current = states[code]
+    if current.status is not MatchStatus.READY:
+        raise DomainError(f"{code} is not ready to be won.", field="match")
+    if winner not in (current.first, current.second):
+        raise DomainError(f"Seed {winner} is not in match {code}.", field="winner")
+    loser = current.second if winner == current.first else current.first
+    new = {code: replace(current, status=MatchStatus.DECIDED, winner=winner, loser=loser)}
+    for other in structure.downstream[code]:
+        match, before = structure.by_code[other], states[other]
+        if before.status is MatchStatus.DECIDED:
+            raise DomainError(f"{other} already has a result.", field="match")
+        byes = structure.sure_byes[other]
+        first, second = (
+            _advanced_occupant(slot, held, is_bye, new)
+            for slot, held, is_bye in zip(
+                match.slots, (before.first, before.second), byes, strict=True
+            )
+        )
+        if match.is_bye:
+            new[other] = _bye_state(other, first, second)
+            continue
+        final = new.get(match.reset_of) if match.reset_of is not None else None
+        if final is not None and final.winner == final.first:
+            new[other] = MatchState(other, MatchStatus.VOID, first, second)
+        elif isinstance(first, int) and isinstance(second, int):
+            new[other] = MatchState(other, MatchStatus.READY, first, second)
+        else:
+            new[other] = MatchState(other, MatchStatus.WAITING, first, second)
+    return new
+
+
+def _advanced_occupant(
+    slot: Slot, held: Occupant, is_bye: bool, new: Mapping[str, MatchState]
+) -> Occupant:
+    if is_bye:
+        return BYE
+    if slot.kind in (SlotKind.WINNER, SlotKind.LOSER) and slot.match in new:
+        feeder = new[slot.match]
+        return feeder.winner if slot.kind is SlotKind.WINNER else feeder.loser
+    return held
 
 
 def correct_result(

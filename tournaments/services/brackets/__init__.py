@@ -8,7 +8,9 @@ The rooms of this package:
 - ``create``: seeding (from the standings or by hand), options, ``bracket_create``,
   ``bracket_seeds_set``, ``bracket_publish``;
 - ``advance``: replaying the results and storing what changed (``_sync``), ``bracket_advance``
-  when a game ends, ``bracket_sweep`` for what a lost signal left behind;
+  when a game ends (it touches only the match that finished and those it feeds, ``_advance``,
+  where that applies, and replays otherwise), ``bracket_sweep`` for what a lost signal left
+  behind (a replay, which repairs whatever the narrow path could miss);
 - ``match_games``: reading a match's result from its games, calling off the ones that no longer
   count, creating the next ones;
 - ``swiss``: pairing and playing Swiss rounds;

@@ -41,6 +41,8 @@ class _Loaded:
     team_by_seed: dict[int, Team] = field(init=False)
     seed_by_team: dict[int, int] = field(init=False)
     _points: dict[int, tuple[int, int]] | None = field(default=None, init=False)
+    in_play: set[int] = field(default_factory=set, init=False)
+    """Ids of matches found with a counting game in play (by ``_reconcile_games``)."""
 
     def __post_init__(self) -> None:
         self.team_by_seed = {entry.seed: entry.team for entry in self.entries}

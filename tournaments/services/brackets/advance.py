@@ -11,14 +11,17 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from league.errors import DomainError
 from scoring.models import Game
-from tournaments.domain.brackets import BracketState, MatchStatus, play
+from tournaments.domain.brackets import BracketState, MatchState, MatchStatus, advance, play
 from tournaments.models import Bracket, BracketMatch, BracketMatchGame
+from tournaments.selectors.bracket_structure import bracket_structure
 from tournaments.services.brackets._loading import IN_PLAY, MATCH_FIELDS, _load, _Loaded, _lock
 from tournaments.services.brackets.match_games import (
     _counting_links,
     _create_next_games,
     _reconcile_games,
+    _team_names,
     _void,
     _void_unneeded,
 )
@@ -54,14 +57,7 @@ def _sync(
     changed = []
     for code, played in state.matches.items():
         match = loaded.matches[code]
-        values = {
-            "first_team_id": loaded.team_id(played.first),
-            "second_team_id": loaded.team_id(played.second),
-            "status": str(played.status),
-            "winner_id": loaded.team_id(played.winner)
-            if played.status is MatchStatus.DECIDED
-            else None,
-        }
+        values = _row_values(loaded, played)
         if values["status"] != BracketMatch.Status.DECIDED and match.decided_by:
             match.decided_by, match.decided_at = BracketMatch.DecidedBy.NOTHING, None
             touched = {*touched, code}
@@ -110,16 +106,125 @@ def bracket_advance(*, game_id: int) -> Bracket | None:
     )
     if link is None:
         return None
-    return _reconcile(link["match__bracket_id"], {link["match__code"]})
+    return _reconcile(link["match__bracket_id"], {link["match__code"]}, replay=False)
 
 
-def _reconcile(bracket_id: int, check: Collection[str]) -> Bracket:
+def _reconcile(bracket_id: int, check: Collection[str], *, replay: bool = True) -> Bracket:
+    """Reconcile the matches ``check`` of the bracket, locked. ``replay``: replay the whole
+    bracket (``_sync``); otherwise advance only what one match's games changed (``_advance``),
+    falling back to the replay where that path does not apply."""
     with transaction.atomic():
         bracket = _lock(bracket_id)
         if bracket.status == Bracket.Status.DRAFT:
             return bracket
-        _sync(_load(bracket), check=check)
+        if replay or len(check) != 1 or not _advance(bracket, next(iter(check))):
+            _sync(_load(bracket), check=check)
     return bracket
+
+
+def _advance(bracket: Bracket, code: str) -> bool:
+    """Reconcile match ``code`` with its games and, if that decides it, move its winner (and
+    loser) on: load only that match and those it feeds (``Structure.downstream``), store what
+    changed, call off its stray games, give the matches that became ready their games. The
+    same writes as ``_sync`` makes for this change, at the cost of the matches it touches.
+
+    Returns ``False`` (having written nothing) where this path does not apply: Swiss rounds, a
+    pool match (its pool's ranking may fill the knockout), a bracket with a withdrawn team
+    (forfeits), a match neither ready nor decided, or stored states that a replay must repair.
+    The sweep (``bracket_sweep``) still replays, and repairs whatever this path could miss."""
+    entries = bracket.entries
+    structure = bracket_structure(bracket)
+    if structure is None or code not in structure.by_code or structure.by_code[code].pool:
+        return False
+    codes = [code, *structure.downstream[code]]
+    rows = {
+        row.code: row
+        for row in bracket.matches.filter(code__in=codes).only(
+            "bracket_id", "code", "order", "round", *MATCH_FIELDS
+        )
+    }
+    match = rows.get(code)
+    if match is None or len(rows) != len(codes):
+        return False
+    if match.status not in (BracketMatch.Status.READY, BracketMatch.Status.DECIDED):
+        return False
+    team_ids = {
+        team_id for row in rows.values() for team_id in (row.first_team_id, row.second_team_id)
+    } - {None}
+    known = list(  # the teams of these matches, and any team withdrawn
+        entries.filter(Q(team_id__in=team_ids) | Q(withdrawn_at__isnull=False)).select_related(
+            "team__player_one", "team__player_two"
+        )
+    )
+    if any(entry.is_withdrawn for entry in known):
+        return False
+    loaded = _Loaded(bracket, structure, known, {code: match})
+    was_ready = match.status == BracketMatch.Status.READY
+    seed = loaded.seed_by_team.get
+    states = {  # as stored, before the games are read
+        row.code: MatchState(
+            row.code, MatchStatus(row.status), seed(row.first_team_id), seed(row.second_team_id)
+        )
+        for row in rows.values()
+    }
+    touched = _reconcile_games(loaded, {code})
+    changed = [match] if touched else []
+    ready = [match] if match.status == BracketMatch.Status.READY else []
+    open_after = bool(ready)  # a match still to play here: the bracket is not complete
+    if was_ready and match.status == BracketMatch.Status.DECIDED:
+        try:
+            played = advance(
+                structure, states, code=code, winner=loaded.seed_by_team[match.winner_id]
+            )
+        except DomainError:
+            return False
+        for other, state in played.items():
+            if other == code:
+                continue
+            row = rows[other]
+            values = _row_values(loaded, state)
+            if any(getattr(row, name) != value for name, value in values.items()):
+                for name, value in values.items():
+                    setattr(row, name, value)
+                changed.append(row)
+            if state.status is MatchStatus.READY:
+                ready.append(row)
+            open_after = open_after or state.status in (MatchStatus.READY, MatchStatus.WAITING)
+    for row in changed:  # a few rows: plain UPDATEs cost less than a bulk one
+        fields = (BracketMatch._meta.get_field(name) for name in MATCH_FIELDS)
+        BracketMatch.objects.filter(pk=row.pk).update(
+            **{field.name: getattr(row, field.attname) for field in fields}
+        )
+    decided = match.status == BracketMatch.Status.DECIDED
+    if decided and not match.needs_review and match.pk in loaded.in_play:  # a stray game
+        names = _team_names(loaded)
+        stray = [link for link in _counting_links([match]) if link.game.status in IN_PLAY]
+        _void(stray, f"not needed: {names[match.winner_id]} already won {code}")
+    _create_next_games(loaded, ready)
+    if (
+        was_ready
+        and not open_after
+        and match.status == BracketMatch.Status.DECIDED
+        and bracket.status == Bracket.Status.PUBLISHED
+        and not bracket.matches.filter(
+            status__in=(BracketMatch.Status.WAITING, BracketMatch.Status.READY)
+        ).exists()
+    ):
+        bracket.status, bracket.finished_at = Bracket.Status.FINISHED, timezone.now()
+        bracket.save(update_fields=["status", "finished_at"])
+    return True
+
+
+def _row_values(loaded: _Loaded, played: MatchState) -> dict:
+    """A match row's fields as the engine's state of it gives them."""
+    return {
+        "first_team_id": loaded.team_id(played.first),
+        "second_team_id": loaded.team_id(played.second),
+        "status": str(played.status),
+        "winner_id": loaded.team_id(played.winner)
+        if played.status is MatchStatus.DECIDED
+        else None,
+    }
 
 
 def brackets_to_reconcile() -> dict[int, set[str]]:

@@ -32,7 +32,8 @@ def _reconcile_games(loaded: _Loaded, check: Collection[str] = ()) -> set[str]:
     """Read results from the games: decide every ready match a team has won (enough finished
     counting games), and check the matches in ``check`` decided by their games: one the games no
     longer support is marked as needing review (with the reason), one they support again is
-    cleared. Changes the matches in memory; returns the codes changed."""
+    cleared. Changes the matches in memory (and notes in ``loaded.in_play`` those of the matches
+    read that have a counting game in play); returns the codes changed."""
     matches = [
         match
         for match in loaded.matches.values()
@@ -55,6 +56,8 @@ def _reconcile_games(loaded: _Loaded, check: Collection[str] = ()) -> set[str]:
             wins[row["match_id"]][side] += 1
         elif row["game__status"] == Game.Status.IN_PROGRESS:
             reopened.setdefault(row["match_id"], []).append(row["number"])
+        if row["game__status"] in IN_PLAY:
+            loaded.in_play.add(row["match_id"])
     needed, now, names = loaded.bracket.wins_needed, timezone.now(), _team_names(loaded)
     changed = set()
     for match in matches:
