@@ -134,3 +134,10 @@ class FailSoftRedisCache(RedisCache):
 
     def clear(self):
         return self._call("clear", False)
+
+
+def forget_outages() -> None:
+    """Forget every Redis marked down: the next call tries it again (tests start each case
+    with it)."""
+    with _state_lock:
+        _down_until.clear()

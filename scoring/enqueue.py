@@ -60,3 +60,10 @@ def _send(task, args: tuple, countdown: float | None) -> None:
         task.delay(*args)
     else:
         task.apply_async(args, countdown=countdown)
+
+
+def resume_sends() -> None:
+    """Forget a pause: the next send tries the broker again (the broker is known to be back;
+    tests start each case with it)."""
+    global _paused_until
+    _paused_until = 0.0

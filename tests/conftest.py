@@ -80,6 +80,18 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def no_outage_carried_over():
+    """A test that took Redis down leaves its process remembering it for a few seconds (sends
+    paused, the cache on its fallback). The next test starts with the broker and Redis known
+    to be up, as a fresh process would."""
+    from config.cache import forget_outages
+    from scoring.enqueue import resume_sends
+
+    resume_sends()
+    forget_outages()
+
+
+@pytest.fixture(autouse=True)
 def in_process_tasks_and_cache(request, settings):
     """Tests run their Celery tasks in process with a fresh local cache, as the embedded shape does,
     because a worker in another process cannot see a test's uncommitted rows. Tests marked
