@@ -104,6 +104,20 @@ class GameFactory(factory.django.DjangoModelFactory):
     seat_3 = _seat(3)
 
 
+def team_game(season, team_a, team_b, night=None):
+    """A game between two teams of a season, each team's players seated as partners."""
+    return GameFactory(
+        season=season,
+        night=night,
+        team_a=team_a,
+        team_b=team_b,
+        seat_0=team_a.player_one,
+        seat_2=team_a.player_two,
+        seat_1=team_b.player_one,
+        seat_3=team_b.player_two,
+    )
+
+
 def race_season(league, *, night_status="planned"):
     """A team season of four teams with two playoff spots, ranked by wins, two games left on one
     night: Aces (3 wins) have clinched a top-2 place, Diamonds (0 wins, one game left) are out,
@@ -126,17 +140,7 @@ def race_season(league, *, night_status="planned"):
     }
 
     def game(first, second, night=None):
-        team_a, team_b = teams[first], teams[second]
-        return GameFactory(
-            season=season,
-            night=night,
-            team_a=team_a,
-            team_b=team_b,
-            seat_0=team_a.player_one,
-            seat_2=team_a.player_two,
-            seat_1=team_b.player_one,
-            seat_3=team_b.player_two,
-        )
+        return team_game(season, teams[first], teams[second], night)
 
     played = [
         ("Aces", "Bowers"),

@@ -12,7 +12,7 @@ from league.models import Player, Season, Team
 from scoring import services
 from scoring.models import StandingLine, StandingSnapshot
 from scoring.standings import COALESCE_COUNTDOWN, season_standings_recompute
-from tests.factories import GameFactory, SeasonFactory
+from tests.factories import SeasonFactory, team_game
 
 pytestmark = pytest.mark.django_db
 
@@ -27,18 +27,6 @@ def team_season(league, teams=3):
             Team.objects.create(season=season, name=f"Team {index}", player_one=one, player_two=two)
         )
     return season, made
-
-
-def team_game(season, team_a, team_b):
-    return GameFactory(
-        season=season,
-        team_a=team_a,
-        team_b=team_b,
-        seat_0=team_a.player_one,
-        seat_2=team_a.player_two,
-        seat_1=team_b.player_one,
-        seat_3=team_b.player_two,
-    )
 
 
 def win(game, side="A"):

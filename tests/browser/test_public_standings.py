@@ -9,22 +9,9 @@ from playwright.sync_api import expect
 
 from league.models import Night, Player, Team
 from scoring import services
-from tests.factories import GameFactory, SeasonFactory
+from tests.factories import SeasonFactory, team_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def team_game(season, team_a, team_b, night):
-    return GameFactory(
-        season=season,
-        night=night,
-        team_a=team_a,
-        team_b=team_b,
-        seat_0=team_a.player_one,
-        seat_2=team_a.player_two,
-        seat_1=team_b.player_one,
-        seat_3=team_b.player_two,
-    )
 
 
 def lone_march(game, side):

@@ -29,6 +29,7 @@ from league.models import Season, Team
 from scoring.models import Hand, StandingSnapshot
 from scoring.tasks import sweep_stale_seasons
 from tests.conftest import require
+from tests.factories import team_game
 from tests.integration.conftest import (
     ROOT,
     _database_url_for_tests,
@@ -36,7 +37,7 @@ from tests.integration.conftest import (
     stop_worker,
     wait_for,
 )
-from tests.pages.test_public_pages import known, standing_rows, team_game  # noqa: F401
+from tests.pages.test_public_pages import known, standing_rows  # noqa: F401
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

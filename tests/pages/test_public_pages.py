@@ -12,7 +12,7 @@ import pytest
 from league.models import League, Night, Player, Season, Team
 from scoring import services
 from scoring.standings import season_standings_recompute
-from tests.factories import GameFactory, LeagueFactory, SeasonFactory
+from tests.factories import LeagueFactory, SeasonFactory, team_game
 
 pytestmark = pytest.mark.django_db
 
@@ -22,19 +22,6 @@ MARCH = {"tricks_won": 5}
 
 def hand(game, side, **facts):
     return services.hand_record(game=game, data=services.HandInput(makers=side, **facts))
-
-
-def team_game(season, team_a, team_b, night=None):
-    return GameFactory(
-        season=season,
-        night=night,
-        team_a=team_a,
-        team_b=team_b,
-        seat_0=team_a.player_one,
-        seat_2=team_a.player_two,
-        seat_1=team_b.player_one,
-        seat_3=team_b.player_two,
-    )
 
 
 @pytest.fixture
