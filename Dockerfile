@@ -32,7 +32,7 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     DJANGO_SETTINGS_MODULE=config.settings \
-    WEB_CONCURRENCY=3
+    WEB_CONCURRENCY=4
 
 # A fixed, unprivileged uid/gid (numeric, so `runAsNonRoot`-style checks can verify it).
 RUN groupadd --system --gid 10001 app \
@@ -60,6 +60,11 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=6s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import os, sys, urllib.request as u; h = (os.environ.get('ALLOWED_HOSTS') or 'localhost').split(',')[0].strip().lstrip('.'); h = 'localhost' if h in ('', '*') else h; sys.exit(0 if u.urlopen(u.Request('http://127.0.0.1:8000/healthz', headers={'Host': h}), timeout=5).status == 200 else 1)"]
 
-# gunicorn reads its worker count from WEB_CONCURRENCY (default 3 above) and any extra flags from
-# GUNICORN_CMD_ARGS, so neither needs a shell here.
+# gunicorn reads its worker count from WEB_CONCURRENCY (default 4 above) and any extra flags from
+# GUNICORN_CMD_ARGS, so neither needs a shell here. Sync workers, two per core of a 2-core box
+# (benchmarks/bench_api_hands.py): a hand POST is CPU-bound Python that spends about a quarter of
+# its time waiting on PostgreSQL and Redis; four processes keep the cores busy in those waits
+# (as much or more throughput than two in most runs), while gthread (2 x 4) gave no more
+# throughput and a worse p99 (threads of one process share the GIL on CPU-bound requests).
+# Slow clients are the TLS proxy's to buffer.
 CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--worker-tmp-dir", "/dev/shm", "--timeout", "30", "--graceful-timeout", "30", "--max-requests", "1000", "--max-requests-jitter", "100", "--access-logfile", "-", "--error-logfile", "-"]

@@ -1,17 +1,24 @@
-"""API hand entry against PostgreSQL through gunicorn: sequential, concurrent, and contended.
+"""API hand entry against PostgreSQL through gunicorn, side by side with its floor.
 
 Run: ``python benchmarks/bench_api_hands.py`` (or ``make bench``). Needs PostgreSQL (and Redis,
-used as the cache and broker) on 127.0.0.1; ``BENCH_DATABASE_URL`` / ``BENCH_REDIS_URL`` override.
-It creates and drops its own database ``euchre_bench``. Prints its figures; not a test.
+used as the cache and broker) on 127.0.0.1; ``BENCH_DATABASE_URL`` / ``BENCH_REDIS_URL`` override,
+``BENCH_DATABASE_NAME`` names the database it creates and drops (default ``euchre_bench``).
+Prints its figures; not a test.
 
-- sequential: one client posting hands one after another (keep-alive connection);
-- concurrent: N clients, each scoring its own game at the same time;
-- contended: 4 clients entering the same hand numbers of one game (two captains at a table, times
-  two): every number must be recorded exactly once, the rest answered 409.
+- *floor*: a bare Django view doing one INSERT (``benchmarks/floor_settings.py``,
+  ``floor_urls.py``), served by the same gunicorn command on the same database;
+- *hands*: ``POST /api/v1/games/<id>/hands/`` as an organiser (token), each client on its own
+  games, with the hand's number and a fresh Idempotency-Key.
+
+For each gunicorn configuration (``BENCH_GUNICORN``, e.g. ``sync:2,gthread:2x4``) both servers
+run, and the load (``benchmarks/http_load.py``, a process of its own) goes to them in turn,
+round after round: 1 client (latency alone) and 32 clients (throughput). The box is shared, so
+the figures to read are the ratios to the floor measured in the same round. Then 4 clients enter
+the same hand numbers of one game: every number must be recorded exactly once, the rest 409.
 """
 
-import http.client
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -23,12 +30,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_URL = os.environ.get("BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-DATABASE_URL = ADMIN_URL.rsplit("/", 1)[0] + "/euchre_bench"
+DATABASE_NAME = os.environ.get("BENCH_DATABASE_NAME", "euchre_bench")
+DATABASE_URL = ADMIN_URL.rsplit("/", 1)[0] + "/" + DATABASE_NAME
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 PORT = int(os.environ.get("BENCH_PORT", "8765"))
-SEQUENTIAL_GAMES = 4
-CLIENTS = 8
-HANDS_PER_CLIENT = 100
+FLOOR_PORT = PORT + 1
+CONFIGS = os.environ.get("BENCH_GUNICORN", "sync:2,sync:4,gthread:2x4").split(",")
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "2"))
+SECONDS_ALONE = float(os.environ.get("BENCH_SECONDS_ALONE", "4"))
+SECONDS_LOADED = float(os.environ.get("BENCH_SECONDS_LOADED", "8"))
+CLIENTS = int(os.environ.get("BENCH_CLIENTS", "32"))
+HANDS_PER_GAME = 150  # a game to 100 with alternating makes ends after 199 hands
+MOST_PER_SECOND = 2000  # to give each client games enough for a run
 ENV = {
     **os.environ,
     "DATABASE_URL": DATABASE_URL,
@@ -41,47 +54,82 @@ ENV = {
     "LOG_LEVEL": "ERROR",
     "STATIC_ROOT": str(ROOT / "benchmarks" / ".static"),
 }
+FLOOR_ENV = {**ENV, "DJANGO_SETTINGS_MODULE": "benchmarks.floor_settings"}
 
 
 def recreate_database() -> None:
     import psycopg
 
     with psycopg.connect(ADMIN_URL, autocommit=True) as connection:
-        connection.execute("DROP DATABASE IF EXISTS euchre_bench WITH (FORCE)")
-        connection.execute("CREATE DATABASE euchre_bench")
+        connection.execute(f"DROP DATABASE IF EXISTS {DATABASE_NAME} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {DATABASE_NAME}")
 
 
-def prepare(games: int) -> tuple[str, list[int], list[tuple[int, ...]]]:
-    """Migrate, then create a league whose rulebook never ends a game (target 100)."""
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=ENV, check=True)
-    os.environ.update(ENV)
-    sys.path.insert(0, str(ROOT))
-    import django
+def drop_database() -> None:
+    import psycopg
 
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
-
-    from league import services as league_services
-    from scoring import services as scoring_services
-
-    user = get_user_model().objects.create_user("bench", password=uuid.uuid4().hex)
-    league = league_services.league_create(name="Bench league", owner=user)
-    rulebook = league_services.rulebook_create(
-        league=league, name="Long games", preset="standard", options={"target_score": 100}
-    )
-    season = league_services.season_create(league=league, name="Bench", rulebook=rulebook)
-    players = [league_services.player_create(league=league, name=f"Player {n}") for n in range(4)]
-    game_ids = [
-        scoring_services.game_create(season=season, seats=tuple(players)).pk for _ in range(games)
-    ]
-    from django.db import connections
-
-    connections.close_all()
-    return Token.objects.create(user=user).key, game_ids, [p.pk for p in players]
+    with psycopg.connect(ADMIN_URL, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {DATABASE_NAME} WITH (FORCE)")
 
 
-def start_server() -> subprocess.Popen:
+class Bench:
+    """The league, season and players the games are made in (the rulebook never ends a game
+    before 150 hands: target 100)."""
+
+    def __init__(self) -> None:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=ENV, check=True
+        )
+        os.environ.update(ENV)
+        sys.path.insert(0, str(ROOT))
+        import django
+
+        django.setup()
+        from django.contrib.auth import get_user_model
+        from django.db import connection
+        from rest_framework.authtoken.models import Token
+
+        from benchmarks.floor_urls import CREATE_TABLE
+        from league import services as league_services
+
+        user = get_user_model().objects.create_user("bench", password=uuid.uuid4().hex)
+        league = league_services.league_create(name="Bench league", owner=user)
+        rulebook = league_services.rulebook_create(
+            league=league, name="Long games", preset="standard", options={"target_score": 100}
+        )
+        self.season = league_services.season_create(league=league, name="Bench", rulebook=rulebook)
+        self.players = [
+            league_services.player_create(league=league, name=f"Player {n}") for n in range(4)
+        ]
+        self.token = Token.objects.create(user=user).key
+        with connection.cursor() as cursor:
+            cursor.execute(CREATE_TABLE)
+
+    def games(self, count: int) -> list[int]:
+        from scoring.models import Game
+
+        seats = dict(zip(("seat_0", "seat_1", "seat_2", "seat_3"), self.players, strict=True))
+        made = Game.objects.bulk_create(Game(season=self.season, **seats) for _ in range(count))
+        return [game.pk for game in made]
+
+    def close(self) -> None:
+        from django.db import connections
+
+        connections.close_all()
+
+
+def gunicorn_args(config: str) -> list[str]:
+    """``sync:N`` (N processes) or ``gthread:NxT`` (N processes of T threads)."""
+    kind, _, size = config.partition(":")
+    if kind == "sync":
+        return ["--worker-class", "sync", "--workers", size]
+    workers, _, threads = size.partition("x")
+    return ["--worker-class", "gthread", "--workers", workers, "--threads", threads]
+
+
+def start_server(config: str, port: int, env: dict, health: str) -> subprocess.Popen:
+    import http.client
+
     server = subprocess.Popen(
         [
             sys.executable,
@@ -89,141 +137,180 @@ def start_server() -> subprocess.Popen:
             "gunicorn",
             "config.wsgi:application",
             "--bind",
-            f"127.0.0.1:{PORT}",
-            "--workers",
-            "4",
+            f"127.0.0.1:{port}",
+            *gunicorn_args(config),
             "--log-level",
             "warning",
         ],
         cwd=ROOT,
-        env=ENV,
+        env=env,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=2)
-            connection.request("GET", "/healthz", headers={"Host": "127.0.0.1"})
-            if connection.getresponse().status == 200:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request(health[0], health[1], headers={"Host": "127.0.0.1"}, body=b"")
+            if connection.getresponse().status < 500:
                 return server
         except OSError:
             time.sleep(0.2)
     server.kill()
-    raise SystemExit("gunicorn did not start")
+    raise SystemExit(f"gunicorn did not start on port {port}")
 
 
-def post_hand(connection, token, game_id, number=None, key=None):
-    body = {"makers": "A" if (number or 0) % 2 else "B", "tricks_won": 3}
-    if number is not None:
-        body["number"] = number
-    started = time.perf_counter()
-    connection.request(
-        "POST",
-        f"/api/v1/games/{game_id}/hands/",
-        body=json.dumps(body),
-        headers={
-            "Content-Type": "application/json",
-            "Authorization": f"Token {token}",
-            "Idempotency-Key": key or uuid.uuid4().hex,
-            "Host": "127.0.0.1",
-        },
+def load(port: int, path: str, token: str | None, clients: list[list[int]], seconds: float):
+    plan = {
+        "port": port,
+        "path": path,
+        "token": token,
+        "seconds": seconds,
+        "hands_per_game": HANDS_PER_GAME,
+        "clients": clients,
+    }
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "http_load.py")],
+        input=json.dumps(plan),
+        capture_output=True,
+        text=True,
     )
-    response = connection.getresponse()
-    response.read()
-    return response.status, time.perf_counter() - started
+    if done.returncode:
+        raise SystemExit(f"the load on port {port} failed:\n{done.stderr}")
+    result = json.loads(done.stdout)
+    bad = {status: n for status, n in result["statuses"].items() if status != "201"}
+    if bad:
+        raise SystemExit(f"answers other than 201 from port {port}: {bad}")
+    return result
 
 
-def report(label: str, latencies: list[float], elapsed: float) -> None:
-    latencies = sorted(latencies)
-    p95 = latencies[int(len(latencies) * 0.95) - 1]
-    print(
-        f"{label:<28} {len(latencies):>6} hands  {len(latencies) / elapsed:>8.0f} hands/s  "
-        f"median {statistics.median(latencies) * 1000:6.1f} ms  p95 {p95 * 1000:6.1f} ms"
-    )
+def percentile(latencies: list[float], share: float) -> float:
+    return latencies[min(len(latencies) - 1, math.ceil(len(latencies) * share) - 1)]
 
 
-def sequential(token, game_ids) -> None:
-    """Games to 100 with alternating makes end after 199 hands: 100 hands a game stays below."""
-    connection = http.client.HTTPConnection("127.0.0.1", PORT)
-    latencies = []
-    started = time.perf_counter()
-    for game_id in game_ids:
-        for number in range(1, HANDS_PER_CLIENT + 1):
-            status, latency = post_hand(connection, token, game_id, number)
-            assert status == 201, status
-            latencies.append(latency)
-    report("sequential (1 client)", latencies, time.perf_counter() - started)
+class Target:
+    def __init__(self, name: str, port: int, path: str, token: str | None) -> None:
+        self.name, self.port, self.path, self.token = name, port, path, token
+        self.alone: list[float] = []
+        self.loaded: list[float] = []
+        self.rates: list[float] = []
+
+    def run(self, bench: Bench, clients: int, seconds: float) -> None:
+        per_client = math.ceil(seconds * MOST_PER_SECOND / clients / HANDS_PER_GAME) + 1
+        games = bench.games(clients * per_client)
+        plan = [games[n * per_client : (n + 1) * per_client] for n in range(clients)]
+        result = load(self.port, self.path, self.token, plan, seconds)
+        if clients == 1:
+            self.alone.extend(result["latencies"])
+        else:
+            self.loaded.extend(result["latencies"])
+            self.rates.append(result["count"] / result["elapsed"])
+
+    def line(self) -> str:
+        alone, loaded = sorted(self.alone), sorted(self.loaded)
+        return (
+            f"  {self.name:<6} 1 client p50 {statistics.median(alone) * 1000:6.2f} ms │ "
+            f"{CLIENTS} clients {statistics.median(self.rates):7.0f} req/s "
+            f"(rounds {', '.join(f'{rate:.0f}' for rate in self.rates)}) "
+            f"p50 {statistics.median(loaded) * 1000:7.1f} ms  "
+            f"p99 {percentile(loaded, 0.99) * 1000:7.1f} ms"
+        )
 
 
-def concurrent(token, game_ids) -> None:
-    latencies: list[float] = []
-    lock = threading.Lock()
+def measure(bench: Bench, config: str) -> dict:
+    hands_server = start_server(config, PORT, ENV, ("GET", "/healthz"))
+    floor_server = start_server(config, FLOOR_PORT, FLOOR_ENV, ("GET", "/floor/0/hands/"))
+    floor = Target("floor", FLOOR_PORT, "/floor/{game}/hands/", None)
+    hands = Target("hands", PORT, "/api/v1/games/{game}/hands/", bench.token)
+    try:
+        for target in (floor, hands):  # warm up: connections, imports, caches
+            target.run(bench, CLIENTS, 1.0)
+            target.alone, target.loaded, target.rates = [], [], []
+        for _ in range(ROUNDS):
+            for target in (floor, hands):
+                target.run(bench, 1, SECONDS_ALONE)
+            for target in (floor, hands):
+                target.run(bench, CLIENTS, SECONDS_LOADED)
+        print(f"gunicorn {' '.join(gunicorn_args(config))}")
+        print(floor.line())
+        print(hands.line())
+        ratio = statistics.median(hands.rates) / statistics.median(floor.rates)
+        alone = statistics.median(hands.alone) * 1000
+        print(
+            f"  hands/floor throughput at {CLIENTS} clients: {ratio:.2f}× (target ≥ 0.5×); "
+            f"p50 alone {alone:.2f} ms (target ≤ 15 ms)"
+        )
+        return {"config": config, "ratio": ratio, "alone_ms": alone}
+    finally:
+        for server in (hands_server, floor_server):
+            server.terminate()
+            server.wait(timeout=15)
 
-    def client(game_id):
-        connection = http.client.HTTPConnection("127.0.0.1", PORT)
-        mine = []
-        for number in range(1, HANDS_PER_CLIENT + 1):
-            status, latency = post_hand(connection, token, game_id, number)
-            assert status == 201, status
-            mine.append(latency)
-        with lock:
-            latencies.extend(mine)
 
-    threads = [threading.Thread(target=client, args=(game_id,)) for game_id in game_ids]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    report(f"concurrent ({len(game_ids)} clients)", latencies, time.perf_counter() - started)
+def contended(bench: Bench, config: str, hands: int = 50) -> None:
+    """4 captains enter the same hand numbers of one game: each number recorded once."""
+    import http.client
 
-
-def contended(token, game_id, hands: int = 50) -> None:
+    server = start_server(config, PORT, ENV, ("GET", "/healthz"))
+    (game_id,) = bench.games(1)
     outcomes: dict[int, list[int]] = {}
     lock = threading.Lock()
 
     def captain():
         connection = http.client.HTTPConnection("127.0.0.1", PORT)
         for number in range(1, hands + 1):
-            status, _ = post_hand(connection, token, game_id, number)
+            body = {"makers": "A" if number % 2 else "B", "tricks_won": 3, "number": number}
+            connection.request(
+                "POST",
+                f"/api/v1/games/{game_id}/hands/",
+                body=json.dumps(body),
+                headers={
+                    "Content-Type": "application/json",
+                    "Authorization": f"Token {bench.token}",
+                    "Idempotency-Key": uuid.uuid4().hex,
+                    "Host": "127.0.0.1",
+                },
+            )
+            response = connection.getresponse()
+            response.read()
             with lock:
-                outcomes.setdefault(number, []).append(status)
+                outcomes.setdefault(number, []).append(response.status)
 
-    threads = [threading.Thread(target=captain) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    try:
+        threads = [threading.Thread(target=captain) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+    from scoring.models import Game, Hand
+
     created = sum(statuses.count(201) for statuses in outcomes.values())
     conflicts = sum(statuses.count(409) for statuses in outcomes.values())
-    once = all(statuses.count(201) <= 1 for statuses in outcomes.values())
-    from scoring.models import Hand
-
+    once = all(statuses.count(201) == 1 for statuses in outcomes.values())
     stored = Hand.objects.filter(game_id=game_id).count()
+    game = Game.objects.get(pk=game_id)
     print(
-        f"{'contended (4 on one game)':<28} {created} recorded, {conflicts} answered 409, "
-        f"{stored} stored; every number at most once: {once and stored == created}"
+        f"contended (4 on one game, {config}): {created} recorded, {conflicts} answered 409, "
+        f"{stored} stored, score {game.score_a}–{game.score_b}; every number exactly once: "
+        f"{once and stored == created == hands == game.score_a + game.score_b}"
     )
 
 
 def main() -> None:
     recreate_database()
-    token, game_ids, _players = prepare(games=SEQUENTIAL_GAMES + CLIENTS + 1)
-    server = start_server()
+    bench = Bench()
     try:
-        print(f"API hand entry on PostgreSQL via gunicorn (4 sync workers), port {PORT}")
-        sequential(token, game_ids[:SEQUENTIAL_GAMES])
-        concurrent(token, game_ids[SEQUENTIAL_GAMES : SEQUENTIAL_GAMES + CLIENTS])
-        contended(token, game_ids[-1])
+        print(
+            f"Hand entry on PostgreSQL via gunicorn against a one-INSERT floor "
+            f"({ROUNDS} rounds, {SECONDS_ALONE:g} s alone and {SECONDS_LOADED:g} s loaded each)"
+        )
+        results = [measure(bench, config) for config in CONFIGS]
+        best = max(results, key=lambda result: result["ratio"])
+        contended(bench, best["config"])
     finally:
-        server.terminate()
-        server.wait(timeout=10)
-        from django.db import connections
-
-        connections.close_all()
-        import psycopg
-
-        with psycopg.connect(ADMIN_URL, autocommit=True) as connection:
-            connection.execute("DROP DATABASE IF EXISTS euchre_bench WITH (FORCE)")
+        bench.close()
+        drop_database()
 
 
 if __name__ == "__main__":

@@ -1,17 +1,22 @@
-"""From a hand's POST to the updated standing, with a real Celery worker, Redis and gunicorn.
+"""From a hand's POST to the updated standing, at 1M hands, with a real Celery worker, Redis and
+gunicorn; side by side with the same pipeline on a fresh season (the floor) in the same run.
 
-Run: ``python benchmarks/bench_standings_latency.py``. Needs PostgreSQL and Redis on 127.0.0.1
-(``BENCH_DATABASE_URL`` / ``BENCH_REDIS_URL`` override); creates and drops its own database
-``euchre_bench_latency``. Prints its figures; not a test.
+Run: ``python benchmarks/bench_standings_latency.py`` (or ``make bench``). Needs PostgreSQL and
+Redis on 127.0.0.1 (``BENCH_DATABASE_URL`` / ``BENCH_REDIS_URL`` override); creates and drops its
+own database ``euchre_bench_latency`` (``BENCH_KEEP=1`` keeps it and reuses a kept one).
+``BENCH_HANDS`` sizes the large season (default 1,000,000). Prints its figures; not a test.
 
-Each sample: a game of an individual season (16 players) stands at 0–0 under a rulebook whose
-games go to 2, so one march ends it. The benchmark POSTs that march to
-``/api/v1/games/<id>/hands/`` through gunicorn, then polls ``GET /api/v1/seasons/<id>/standings/``
-(every 20 ms) until the snapshot is at the season's new results version and counts the game's
-win. The time from the POST to that GET is one sample; 50 samples, one after another.
+- *large*: the individual season of ``bench_standings_pg`` (1,000 players, ``BENCH_HANDS`` hands
+  already played and folded into its snapshot).
+- *floor*: a fresh season of 16 players in the same league: the same POST, queue, worker and GET,
+  with almost nothing to fold.
 
-The figure includes the recompute's coalescing wait (``scoring.standings.COALESCE_COUNTDOWN``):
-a recompute is queued with that countdown so a burst of hands is computed once.
+Each sample: a game of one hand (a night's game length of one hand) stands at 0–0; the benchmark
+POSTs a march to ``/api/v1/games/<id>/hands/`` through gunicorn, which ends it, then polls
+``GET /api/v1/seasons/<id>/standings/?limit=1`` every 20 ms until the snapshot is at the season's
+results version read just after the POST. The time from the POST to that GET is one sample;
+the two seasons' samples alternate. The figures include the recompute's coalescing wait
+(``scoring.standings.COALESCE_COUNTDOWN``).
 """
 
 import http.client
@@ -25,77 +30,71 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ADMIN_URL = os.environ.get("BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-DATABASE_NAME = "euchre_bench_latency"
-DATABASE_URL = ADMIN_URL.rsplit("/", 1)[0] + "/" + DATABASE_NAME
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("BENCH_DATABASE_NAME", "euchre_bench_latency")
+os.environ.setdefault("BENCH_HANDS", "1000000")
+
+from benchmarks import bench_standings_pg as big  # noqa: E402  (reads the two settings above)
+
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 PORT = int(os.environ.get("BENCH_LATENCY_PORT", "8766"))
-SAMPLES = int(os.environ.get("BENCH_SAMPLES", "50"))
-PLAYERS = 16
+SAMPLES = int(os.environ.get("BENCH_SAMPLES", "30"))
 POLL_SECONDS = 0.02
 ENV = {
     **os.environ,
-    "DATABASE_URL": DATABASE_URL,
+    **big.ENV,
     "REDIS_URL": REDIS_URL,
-    "SECRET_KEY": "benchmark-only-" + uuid.uuid4().hex,
-    "DEBUG": "0",
     "SECURE_SSL_REDIRECT": "0",
     "ALLOWED_HOSTS": "127.0.0.1",
-    "DJANGO_SETTINGS_MODULE": "config.settings",
-    "LOG_LEVEL": "ERROR",
     "CELERY_TASK_ALWAYS_EAGER": "0",
     "STATIC_ROOT": str(ROOT / "benchmarks" / ".static"),
     "PYTHONUNBUFFERED": "1",
 }
 
 
-def database(action: str) -> None:
-    import psycopg
-
-    with psycopg.connect(ADMIN_URL, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {DATABASE_NAME} WITH (FORCE)")
-        if action == "create":
-            connection.execute(f"CREATE DATABASE {DATABASE_NAME}")
-
-
-def prepare() -> tuple[str, int, list[int]]:
+def prepare() -> tuple[str, dict[str, tuple[int, list[int]]], float]:
+    """The token, per season its id and the games to end, and one full recompute's seconds."""
     import random
 
     import redis
 
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=ENV, check=True)
-    os.environ.update(ENV)
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    kept = big.recreate_database()
+    big.setup_django()
     from django.contrib.auth import get_user_model
     from django.db import connections
     from rest_framework.authtoken.models import Token
 
     from league import services as league_services
-    from league.models import Season
+    from league.models import Player, Season
     from scoring import services as scoring_services
+    from scoring.standings import season_standings_recompute
 
-    user = get_user_model().objects.create_user("bench", password=uuid.uuid4().hex)
-    league = league_services.league_create(name="Latency league", owner=user)
-    rulebook = league_services.rulebook_create(
-        league=league, name="Short games", preset="standard", options={"target_score": 2}
-    )
-    season = league_services.season_create(
-        league=league, name="Live", rulebook=rulebook, format=Season.Format.INDIVIDUAL
-    )
-    players = [
-        league_services.player_create(league=league, name=f"Player {n:02}") for n in range(PLAYERS)
-    ]
+    large_id = big.kept_season() if kept else big.build_season()
+    started = time.perf_counter()
+    season_standings_recompute(season_id=large_id, force=True)
+    full = time.perf_counter() - started
+    large = Season.objects.select_related("league").get(pk=large_id)
+    user = get_user_model().objects.get(username="bench")
+    small = Season.objects.filter(league=large.league, name="Floor").first()
+    if small is None:
+        small = league_services.season_create(
+            league=large.league, name="Floor", preset="standard", format=Season.Format.INDIVIDUAL
+        )
     chance = random.Random(7)
-    game_ids = [
-        scoring_services.game_create(season=season, seats=tuple(chance.sample(players, 4))).pk
-        for _ in range(SAMPLES)
-    ]
+    players = list(Player.objects.filter(league=large.league).order_by("pk")[:1000])
+    games = {}
+    for name, season, pool in (("large", large, players), ("floor", small, players[:16])):
+        ids = [
+            scoring_services.game_create(
+                season=season, seats=tuple(chance.sample(pool, 4)), hands_per_game=1
+            ).pk
+            for _ in range(SAMPLES)
+        ]
+        games[name] = (season.pk, ids)
+    token = Token.objects.get_or_create(user=user)[0].key
     connections.close_all()
-    return Token.objects.create(user=user).key, season.pk, game_ids
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    return token, games, full
 
 
 def start(command: list[str], log_name: str) -> subprocess.Popen:
@@ -118,8 +117,9 @@ def wait_for_server() -> None:
 
 
 def wait_for_worker() -> None:
-    from config.celery import app
+    from celery import Celery
 
+    app = Celery(broker=REDIS_URL)  # this process has no broker of its own (the recompute ran here)
     deadline = time.monotonic() + 60
     while not app.control.ping(timeout=1):
         if time.monotonic() > deadline:
@@ -135,86 +135,63 @@ def request(connection, method: str, path: str, token: str, body=None):
     return response.status, json.loads(response.read() or b"null")
 
 
-def sample(connection, token: str, season_id: int, game_id: int, finished: int) -> float:
-    from league.models import Season
+def sample(connection, token: str, season_id: int, game_id: int) -> float:
+    from scoring.selectors import season_results_version
 
     started = time.perf_counter()
     march = {"makers": "A", "tricks_won": 5}
     status, body = request(connection, "POST", f"/api/v1/games/{game_id}/hands/", token, march)
     assert status == 201 and body["game"]["status"] == "finished", (status, body)
-    target = Season.objects.values_list("results_version", flat=True).get(pk=season_id)
-    deadline = started + 60
+    target = season_results_version(season_id=season_id)
+    deadline = started + 120
+    path = f"/api/v1/seasons/{season_id}/standings/?limit=1"
     while time.perf_counter() < deadline:
-        status, body = request(connection, "GET", f"/api/v1/seasons/{season_id}/standings/", token)
+        status, body = request(connection, "GET", path, token)
         if status == 200 and body["results_version"] >= target:
-            wins = sum(row["wins"] for row in body["standings"]["rows"])
-            assert wins == 2 * finished, (wins, finished)  # two winners a game
             return time.perf_counter() - started
         time.sleep(POLL_SECONDS)
-    raise SystemExit(f"the standings did not reach version {target} within 60 s")
+    raise SystemExit(f"the standings did not reach version {target} within 120 s")
+
+
+def figures(name: str, latencies: list[float]) -> str:
+    latencies = sorted(latencies)
+    p95 = latencies[max(0, int(len(latencies) * 0.95) - 1)]
+    return (
+        f"{name:<28} median {statistics.median(latencies) * 1000:7.0f} ms  "
+        f"p95 {p95 * 1000:7.0f} ms  max {latencies[-1] * 1000:7.0f} ms"
+    )
 
 
 def main() -> None:
-    database("create")
     processes: list[subprocess.Popen] = []
     try:
-        token, season_id, game_ids = prepare()
-        processes.append(
-            start(
-                [
-                    sys.executable,
-                    "-m",
-                    "gunicorn",
-                    "config.wsgi:application",
-                    "--bind",
-                    f"127.0.0.1:{PORT}",
-                    "--workers",
-                    "2",
-                    "--log-level",
-                    "warning",
-                ],
-                "bench-gunicorn.log",
-            )
-        )
-        processes.append(
-            start(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
-                    "--pool=solo",
-                    "--loglevel=WARNING",
-                    "--without-gossip",
-                    "--without-mingle",
-                    "-n",
-                    f"bench-{uuid.uuid4().hex[:8]}@%h",
-                ],
-                "bench-worker.log",
-            )
-        )
+        token, games, full = prepare()
+        gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
+        gunicorn += ["--bind", f"127.0.0.1:{PORT}", "--workers", "2", "--log-level", "warning"]
+        processes.append(start(gunicorn, "bench-gunicorn.log"))
+        worker = [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency=2"]
+        worker += ["--loglevel=WARNING", "--without-gossip", "--without-mingle"]
+        worker += ["-n", f"bench-{uuid.uuid4().hex[:8]}@%h"]
+        processes.append(start(worker, "bench-worker.log"))
         wait_for_server()
         wait_for_worker()
+        from scoring.models import Hand
         from scoring.standings import COALESCE_COUNTDOWN
 
         connection = http.client.HTTPConnection("127.0.0.1", PORT)
-        latencies = [
-            sample(connection, token, season_id, game_id, finished)
-            for finished, game_id in enumerate(game_ids, start=1)
-        ]
-        latencies.sort()
-        p95 = latencies[max(0, int(len(latencies) * 0.95) - 1)]
+        latencies: dict[str, list[float]] = {"large": [], "floor": []}
+        for index in range(SAMPLES):
+            for name, (season_id, game_ids) in games.items():
+                latencies[name].append(sample(connection, token, season_id, game_ids[index]))
+        hands = Hand.objects.filter(game__season_id=games["large"][0]).count()
         print(
-            f"POST hand -> updated standing visible via GET (gunicorn 2 workers, 1 Celery worker, "
-            f"Redis, PostgreSQL; coalescing wait {COALESCE_COUNTDOWN:.1f} s)"
+            "POST hand -> standing visible via GET (gunicorn 2 workers, one Celery worker of 2 "
+            "processes as docker-compose runs it, Redis, PostgreSQL; coalescing wait "
+            f"{COALESCE_COUNTDOWN:.2f} s; {SAMPLES} samples each)"
         )
-        print(
-            f"{len(latencies)} hands  median {statistics.median(latencies) * 1000:7.1f} ms  "
-            f"p95 {p95 * 1000:7.1f} ms  min {latencies[0] * 1000:7.1f} ms  "
-            f"max {latencies[-1] * 1000:7.1f} ms"
-        )
+        print(figures(f"large season ({hands:,} hands)", latencies["large"]))
+        print(figures("floor: fresh season", latencies["floor"]))
+        print(f"for scale: one full recompute of the large season took {full:.2f} s")
     finally:
         for process in processes:
             process.terminate()
@@ -226,7 +203,8 @@ def main() -> None:
         from django.db import connections
 
         connections.close_all()
-        database("drop")
+        if not big.KEEP:
+            big.drop_database()
 
 
 if __name__ == "__main__":

@@ -98,7 +98,9 @@ class Season(models.Model):
         default=dict, blank=True, help_text="Tie-break chain and season rules for the standings."
     )
     results_version = models.PositiveBigIntegerField(
-        default=0, help_text="Raised by every change to the season's results."
+        default=0,
+        help_text="Changes to the season's results folded into its standings so far (a rules "
+        "change raises it directly); the changes still pending are scoring's ResultChange rows.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

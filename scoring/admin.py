@@ -1,6 +1,24 @@
 from django.contrib import admin
 
-from scoring.models import Game, Hand, StandingLine, StandingSnapshot
+from scoring.models import Game, Hand, ResultChange, StandingGame, StandingLine, StandingSnapshot
+
+
+class DerivedAdmin(admin.ModelAdmin):
+    """Rows the scoring services or the recompute write: neither added nor changed here (an
+    organiser may still delete one; the next recompute writes it again)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class WrittenByServicesAdmin(DerivedAdmin):
+    """Rows only the scoring services write, and keep: read here, never deleted."""
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class HandInline(admin.TabularInline):
@@ -28,7 +46,7 @@ class HandInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(WrittenByServicesAdmin):
     """Games change through the scoring services (captain pages, the workspace, the API), which
     keep scores derived, audit corrections and tell brackets and standings: here they are read."""
 
@@ -36,15 +54,6 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ["status", "confirmation", "season"]
     exclude = ["captain_token"]
     inlines = [HandInline]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Hand)
@@ -66,14 +75,14 @@ class StandingSnapshotAdmin(admin.ModelAdmin):
 
     list_display = ["season", "results_version", "computed_at", "duration_ms"]
     readonly_fields = ["season", "results_version", "computed_at", "duration_ms"]
-    exclude = ["standings", "player_stats", "team_stats", "ratings", "nights"]
+    exclude = ["standings", "player_stats", "team_stats", "ratings", "nights", "basis"]
 
     def has_add_permission(self, request, obj=None):
         return False
 
 
 @admin.register(StandingLine)
-class StandingLineAdmin(admin.ModelAdmin):
+class StandingLineAdmin(DerivedAdmin):
     """One entrant's line of a snapshot, written with it by the recompute job (read only)."""
 
     list_display = ["season", "kind", "entrant_id"]
@@ -81,8 +90,21 @@ class StandingLineAdmin(admin.ModelAdmin):
     list_select_related = ["season"]
     readonly_fields = ["season", "kind", "entrant_id", "data"]
 
-    def has_add_permission(self, request, obj=None):
-        return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
+@admin.register(StandingGame)
+class StandingGameAdmin(DerivedAdmin):
+    """One game's share of its season's snapshot, written with it by the recompute (read only)."""
+
+    list_display = ["season", "game_id", "finished_at", "score_a", "score_b", "winner"]
+    list_select_related = ["season"]
+    readonly_fields = [field.name for field in StandingGame._meta.fields]
+
+
+@admin.register(ResultChange)
+class ResultChangeAdmin(WrittenByServicesAdmin):
+    """Changes to results that the next standings recompute folds (read only; an empty list
+    means every season's standings are current)."""
+
+    list_display = ["pk", "season", "game", "created_at"]
+    list_select_related = ["season", "game"]
+    readonly_fields = ["season", "game", "created_at"]

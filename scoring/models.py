@@ -5,6 +5,9 @@
 - *hand*: one deal's result. It stores the **facts** the captain entered and the **points**
   derived from them by the scoring engine under the season's rulebook. A hand is never
   overwritten: an undo voids it, a correction supersedes it with a new row (who, when, why kept).
+- *running state*: what the next hand needs from a game's past, kept on the game row by every
+  hand write in the same transaction: the score, the scored hands (``hands_played``), the last
+  counting hand's number and the next dealer. A new hand is folded into it, not replayed.
 - *captain token*: the unguessable secret in a table's link and QR code; whoever holds it may score
   that game and nothing else.
 """
@@ -66,6 +69,17 @@ class Game(models.Model):
     score_a = models.IntegerField(default=0)
     score_b = models.IntegerField(default=0)
     hands_played = models.PositiveSmallIntegerField(default=0)
+    last_hand_number = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="The number of the last hand that counts (thrown-in and misdealt hands "
+        "included); 0 before the first. Kept with the running score by every hand write.",
+    )
+    next_dealer_seat = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The seat that deals after the last hand that counts; empty before the first "
+        "hand (the first dealer deals). Kept with the running score by every hand write.",
+    )
     winner = models.CharField(max_length=1, choices=Side.choices, blank=True)
     counts_for_standings = models.BooleanField(
         default=True, help_text="False for playoff games: they do not change the season's table."
@@ -107,6 +121,11 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(status="finished") | Q(winner=""),
                 name="game_winner_only_when_finished",
+            ),
+            models.CheckConstraint(
+                condition=Q(last_hand_number=0, next_dealer_seat__isnull=True)
+                | Q(last_hand_number__gt=0, next_dealer_seat__lte=3),
+                name="game_next_dealer_with_last_hand",
             ),
         ]
 
@@ -253,6 +272,12 @@ class StandingSnapshot(models.Model):
     race_version = models.PositiveBigIntegerField(
         null=True, blank=True, help_text="The results_version the race was computed from."
     )
+    basis = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What the snapshot was ranked under (rulebook, standing rules, format): when "
+        "it changes, the next recompute starts from scratch rather than from the stored totals.",
+    )
 
     def __str__(self) -> str:
         return f"Standings of {self.season} at version {self.results_version}"
@@ -293,3 +318,71 @@ class StandingLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} line of {self.entrant_id} in season {self.season_id}"
+
+
+class ResultChange(models.Model):
+    """One committed change to a season's results, waiting for the standings recompute to fold it.
+
+    Every write that changes a result (a hand recorded, undone or corrected, a final score, a game
+    called off) inserts one row in its own transaction, instead of raising a counter on the season
+    row: inserts of different tables never wait on one another, and a row is visible exactly when
+    its change is committed, whatever order the transactions took their ids in.
+
+    - *pending*: the rows still here. The season's results version is
+      ``Season.results_version + <pending rows>``; it grows by one at every committed change.
+    - *folding*: the recompute reads the pending rows, computes, and in the transaction that stores
+      the snapshot deletes exactly the rows it read and adds their number to
+      ``Season.results_version`` (the version does not move). Rows committed meanwhile stay
+      pending, so the season stays visibly stale until a recompute has seen them.
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="result_changes")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="result_changes"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Change {self.pk} of season {self.season_id} (game {self.game_id})"
+
+
+class StandingGame(models.Model):
+    """What one ranked game adds to its season's snapshot: the game as the snapshot counted it
+    and its hands counted by side (packed counts, ``scoring.standings``).
+
+    Written by the recompute in the same transaction as the snapshot, one row per game the
+    snapshot counts, so a game that changes later has its old share subtracted from the
+    snapshot's running totals and its new share added (an incremental recompute), and a game
+    played after all others is rated on from the stored ratings. ``finished_at`` orders the games
+    for the ratings.
+    """
+
+    # No foreign-key constraints in the database: a recompute from scratch writes a row per game
+    # of a large season, and checking each one costs more than counting its hands. The rows are
+    # written only from the games themselves, and deleted with them (by Django's cascade).
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    finished_at = models.DateTimeField(null=True)
+    seat_0_id = models.BigIntegerField()
+    seat_1_id = models.BigIntegerField()
+    seat_2_id = models.BigIntegerField()
+    seat_3_id = models.BigIntegerField()
+    team_a_id = models.BigIntegerField(null=True)
+    team_b_id = models.BigIntegerField(null=True)
+    score_a = models.IntegerField()
+    score_b = models.IntegerField()
+    winner = models.CharField(max_length=1, blank=True)
+    night_id = models.BigIntegerField(null=True)
+    first_number = models.IntegerField(null=True)
+    # Packed hand counts (``scoring.standings``): side A's and side B's as makers, then the
+    # callers' own by seat.
+    a0, a1, a2, a3 = (models.BigIntegerField(default=0) for _ in range(4))
+    b0, b1, b2, b3 = (models.BigIntegerField(default=0) for _ in range(4))
+    c0, c1, c2, c3, c4, c5, c6, c7 = (models.BigIntegerField(default=0) for _ in range(8))
+
+    def __str__(self) -> str:
+        return f"Share of game {self.game_id} in season {self.season_id}"

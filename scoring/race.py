@@ -12,12 +12,23 @@ the race engine (:mod:`scoring.domain.race`) and store the race with the snapsho
 - *win chance* of a game: openskill's ``predict_win`` for the two pairs of players seated at it,
   from the ratings the snapshot keeps; an even 0.5 when one of the four has no rating yet.
 
-The race is worked out for team seasons ranked first by wins or win percentage over every night;
-any other season stores ``{"status": "not_available", "reason": ...}``.
+- *projected ranks* (individual seasons, where partners rotate and no schedule is fixed): each
+  player's range of final ranks from seeded simulated seasons (:mod:`scoring.domain.projection`).
+  The nights left are the season's nights not started yet; each is given as many rounds as the
+  nights played had (their median), and each player comes as often as they have so far. A night
+  under way adds its seated games and, for the rounds not started yet, its players. Best and
+  worst possible ranks are proven only once the season is over but for games already seated
+  (every night played and its end date past): until then a night can still be added, a player
+  can walk in and a rotation can be repaired, so nothing is claimed.
+
+The race is worked out for seasons ranked first by wins or win percentage over every night (team
+seasons get the race, individual seasons their projected ranks); any other season stores
+``{"status": "not_available", "reason": ...}``.
 """
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -30,7 +41,15 @@ from openskill.models import PlackettLuce
 
 from league.domain.rules import GameLength
 from league.errors import DomainError
-from league.models import Season
+from league.models import Night, Player, Season
+from scoring.domain.projection import (
+    DEFAULT_PROJECTION_RUNS,
+    NightLeft,
+    ProjectionInput,
+    ProjectionPlayer,
+    project_ranks,
+    rank_range_text,
+)
 from scoring.domain.race import DEFAULT_RUNS, RaceEntrant, RaceInput, race_need, race_report
 from scoring.models import Game, StandingSnapshot
 from scoring.standings import race_pending_key, season_rules
@@ -108,13 +127,15 @@ def season_race_compute(
     *,
     season_id: int,
     force: bool = False,
-    runs: int = DEFAULT_RUNS,
+    runs: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any] | None:
-    """Work out a season's playoff race from its snapshot and store it there.
+    """Work out a season's playoff race (or, for an individual season, its projected ranks) from
+    its snapshot and store it there.
 
     Returns the stored race, or ``None`` when there is no snapshot yet or the race is already
-    current (unless ``force``). ``progress`` is called with one line saying what was done.
+    current (unless ``force``). ``runs``: simulated seasons (by default 10,000 for a race and
+    2,000 for projected ranks). ``progress`` is called with one line saying what was done.
     A race computed from an older snapshot never overwrites a newer one.
     """
     cache.delete(race_pending_key(season_id))  # changes from now on ask for another run
@@ -131,6 +152,7 @@ def season_race_compute(
             "season__standing_rules",
             "season__rulebook__options",
             "season__name",
+            "season__ends_on",
         )
         .first()
     )
@@ -153,11 +175,9 @@ def season_race_compute(
     return race
 
 
-def _race_of(snapshot: StandingSnapshot, runs: int) -> tuple[dict[str, Any], str]:
+def _race_of(snapshot: StandingSnapshot, runs: int | None) -> tuple[dict[str, Any], str]:
     """The race JSON of a snapshot, and a short summary for the progress line."""
     season = snapshot.season
-    if season.format != Season.Format.TEAMS:
-        return _unavailable("The race is worked out for team seasons."), "not worked out"
     try:
         rules = season_rules(season)
     except DomainError:
@@ -166,10 +186,13 @@ def _race_of(snapshot: StandingSnapshot, runs: int) -> tuple[dict[str, Any], str
         reason = "The race is worked out for seasons ranked first by wins or win percentage."
         return _unavailable(reason), "not worked out"
     if rules.count_best_nights is not None:
-        reason = "The race is not worked out when only each team's best nights count."
+        reason = "The race is not worked out when only each entrant's best nights count."
         return _unavailable(reason), "not worked out"
 
     rows = snapshot.standings.get("rows", [])
+    if season.format != Season.Format.TEAMS:
+        return _projection_of(snapshot, rules, DEFAULT_PROJECTION_RUNS if runs is None else runs)
+    runs = DEFAULT_RUNS if runs is None else runs
     if not rows:
         return _unavailable("No team is in the standings yet."), "not worked out"
     if rules.playoff_spots >= len(rows):
@@ -180,12 +203,7 @@ def _race_of(snapshot: StandingSnapshot, runs: int) -> tuple[dict[str, Any], str
     names = {row["entrant"]: row["name"] for row in rows}
     games = _remaining_games(season, set(names))
     left = Counter(team for game in games for team in (game["team_a"], game["team_b"]))
-    by_hands = (season.rulebook.options or {}).get("game_length") == GameLength.HANDS
-    draws_possible = (
-        by_hands
-        or any(game["hands_per_game"] for game in games)
-        or any(row["draws"] for row in rows)
-    )
+    draws_possible = _draws_possible(season, [game["hands_per_game"] for game in games], rows)
     measure = rules.tiebreaks[0]
     entrants = tuple(
         RaceEntrant(
@@ -270,4 +288,172 @@ def _race_of(snapshot: StandingSnapshot, runs: int) -> tuple[dict[str, Any], str
         "stakes": stakes,
     }
     summary = f"{len(entrants)} teams, {len(games)} games left, {report.runs:,} runs"
+    return race, summary
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _draws_possible(season: Season, hands_per_game: list[int | None], rows: list[dict]) -> bool:
+    """Whether a game can be drawn: games of a fixed number of hands, or draws already seen."""
+    by_hands = (season.rulebook.options or {}).get("game_length") == GameLength.HANDS
+    return by_hands or any(hands_per_game) or any(row["draws"] for row in rows)
+
+
+def _projection_of(snapshot: StandingSnapshot, rules, runs: int) -> tuple[dict[str, Any], str]:
+    """The projected ranks of an individual season's players, and the progress line's summary
+    (the words are in the module docstring)."""
+    season = snapshot.season
+    rows = snapshot.standings.get("rows", [])
+    if not rows:
+        return _unavailable("No player is in the standings yet."), "not worked out"
+    nights_played = snapshot.nights or []
+    per_night_rounds = [
+        max((line["games"] for line in night["entrants"].values()), default=0)
+        for night in nights_played
+    ]
+    nights = list(Night.objects.filter(season=season).values_list("pk", "status"))
+    to_come = [
+        pk for pk, status in nights if status in (Night.Status.PLANNED, Night.Status.CHECK_IN)
+    ]
+    under_way = [pk for pk, status in nights if status == Night.Status.PLAYING]
+    finished = {pk for pk, status in nights if status == Night.Status.FINISHED}
+    finished_rounds = [
+        rounds
+        for night, rounds in zip(nights_played, per_night_rounds, strict=True)
+        if night["night"] in finished
+    ]
+    rounds_per_night = round(statistics.median(finished_rounds or per_night_rounds or [0]))
+    if to_come and not rounds_per_night:
+        reason = (
+            "No night has been played yet, so there is nothing to project the nights left from."
+        )
+        return _unavailable(reason), "not worked out"
+
+    games = list(
+        Game.objects.filter(
+            season=season,
+            status__in=[Game.Status.SCHEDULED, Game.Status.IN_PROGRESS],
+            counts_for_standings=True,
+        )
+        .order_by("night_id", "round_number", "table_number", "pk")
+        .values_list("night_id", "round_number", "hands_per_game", "seat_0_id", "seat_1_id",
+                     "seat_2_id", "seat_3_id")
+    )  # fmt: skip
+    tonight = Game.objects.filter(season=season, night_id__in=under_way).values_list(
+        "night_id", "round_number", "seat_0_id", "seat_1_id", "seat_2_id", "seat_3_id"
+    )
+    started: Counter[int] = Counter()
+    present: dict[int, set[int]] = {night: set() for night in under_way}
+    for night, round_number, *seats in tonight:
+        started[night] = max(started[night], round_number or 0)
+        present[night].update(seats)
+
+    order = [row["entrant"] for row in rows]
+    names = {row["entrant"]: row["name"] for row in rows}
+    newcomers = [
+        player
+        for seats in [game[3:] for game in games] + [list(p) for p in present.values()]
+        for player in seats
+        if player not in names
+    ]
+    newcomers = list(dict.fromkeys(newcomers))
+    names.update(Player.objects.filter(pk__in=newcomers).values_list("pk", "name"))
+    draws_possible = _draws_possible(season, [game[2] for game in games], rows)
+    unit = 2 if draws_possible else 1
+    attended = Counter(
+        int(player) for night in nights_played for player, line in night["entrants"].items()
+        if line["games"]
+    )  # fmt: skip
+    nights_seen = max(1, len(nights_played))
+    ratings = {rating["player_id"]: rating for rating in snapshot.ratings or []}
+
+    def player(pk: int, units: int, played: int, attendance: float) -> ProjectionPlayer:
+        rating = ratings.get(pk)
+        extra = {"mu": rating["mu"], "sigma": rating["sigma"]} if rating else {}
+        return ProjectionPlayer(pk, units, played, attendance=min(1.0, attendance), **extra)
+
+    players = [
+        player(
+            row["entrant"],
+            unit * row["wins"] + row["draws"] if draws_possible else row["wins"],
+            row["games"],
+            attended[row["entrant"]] / nights_seen,
+        )
+        for row in rows
+    ]
+    players += [player(pk, 0, 0, 1 / (nights_seen + 1)) for pk in newcomers]
+    nights_left = [
+        NightLeft(rounds=rounds_per_night - started[night], players=tuple(sorted(present[night])))
+        for night in under_way
+        if rounds_per_night > started[night] and present[night]
+    ]
+    nights_left += [NightLeft(rounds=rounds_per_night) for _night in to_come]
+    today = timezone.localdate()
+    # A bye that counts as a win is a result the simulation leaves out (it seats nobody out on
+    # purpose), so with such byes nothing is claimed as proven either.
+    schedule_known = (
+        not rules.bye_counts_as_win
+        and not to_come
+        and not under_way
+        and season.ends_on is not None
+        and season.ends_on < today
+        and len(finished) == len(nights)
+    )
+    projection_input = ProjectionInput(
+        players=tuple(players),
+        tables=tuple(tuple(game[3:]) for game in games),
+        nights=tuple(nights_left),
+        measure=rules.tiebreaks[0],
+        draws_possible=draws_possible,
+        schedule_known=schedule_known,
+    )
+    projection = project_ranks(
+        projection_input, runs=runs, seed=season.pk * SEED_STRIDE + snapshot.results_version
+    )
+    ranks = {row["entrant"]: row["rank"] for row in rows}
+    lines = []
+    for line in projection.lines:
+        data = line.to_dict()
+        data.update(
+            name=names.get(line.id, f"#{line.id}"),
+            rank=ranks.get(line.id),
+            projected=rank_range_text(line.low, line.high),
+        )
+        lines.append(data)
+    # Only the standings' players are shown; a newcomer seated tonight is simulated all the same.
+    shown = set(order)
+    lines = [line for line in lines if line["id"] in shown]
+    if schedule_known:
+        note = "Every game left is known, so the best and worst possible ranks are proven."
+    elif rules.bye_counts_as_win:
+        note = (
+            "Byes count as wins in this season; the simulation leaves them out and proves nothing."
+        )
+    else:
+        note = "The season can still change (nights to come or to add), so no rank is proven."
+    race = {
+        "status": "ok",
+        "kind": "individual",
+        "reason": note,
+        "proven": schedule_known,
+        "measure": rules.tiebreaks[0],
+        "runs": projection.runs,
+        "seed": projection.seed,
+        "draws_possible": draws_possible,
+        "results_version": snapshot.results_version,
+        "games_played": sum(row["games"] for row in rows) // 4,
+        "games_left": len(games),
+        "nights_left": len(to_come),
+        "rounds_per_night": rounds_per_night,
+        "computed_at": timezone.now().isoformat(),
+        "lines": [],
+        "stakes": [],
+        "projections": lines,
+    }
+    summary = (
+        f"{len(lines)} players, {_count(len(to_come), 'night')} and "
+        f"{_count(len(games), 'seated game')} left, {projection.runs:,} runs"
+    )
     return race, summary

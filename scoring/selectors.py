@@ -8,32 +8,16 @@ def game_counting_hands(*, game: Game) -> list[Hand]:
     return list(game.hands.filter(status=Hand.Status.ACTIVE).order_by("number"))
 
 
-def games_with_last_hand(queryset):
-    """``queryset`` with each game's last counting hand's dealer and outcome annotated, so
-    ``game_next_dealer_seat`` needs no query per game (a list of games runs one query)."""
-    from django.db.models import OuterRef, Subquery
-
-    last = Hand.objects.filter(game=OuterRef("pk"), status=Hand.Status.ACTIVE).order_by("-number")
-    return queryset.annotate(
-        last_hand_dealer_seat=Subquery(last.values("dealer_seat")[:1]),
-        last_hand_outcome=Subquery(last.values("outcome")[:1]),
-    )
-
-
 def game_next_dealer_seat(*, game: Game, hands: list[Hand] | None = None) -> int | None:
-    """The seat that deals the next hand, or ``None`` once the game is over. Reads the game's
-    annotations from ``games_with_last_hand`` when it has them."""
+    """The seat that deals the next hand, or ``None`` once the game is over: from the running
+    state kept on the game row, or from ``hands`` (the game's counting hands) when given."""
     if game.status == Game.Status.FINISHED:
         return None
-    if hands is None and hasattr(game, "last_hand_outcome"):
-        if game.last_hand_outcome is None:
-            return game.first_dealer_seat
-        outcome = HandScore(Outcome(game.last_hand_outcome), 0, 0, "")
-        return next_dealer(game.last_hand_dealer_seat, outcome)
     if hands is None:
-        last = game.hands.filter(status=Hand.Status.ACTIVE).order_by("-number").first()
-    else:
-        last = hands[-1] if hands else None
+        if game.next_dealer_seat is None:
+            return game.first_dealer_seat
+        return game.next_dealer_seat
+    last = hands[-1] if hands else None
     if last is None:
         return game.first_dealer_seat
     return next_dealer(last.dealer_seat, HandScore(Outcome(last.outcome), 0, 0, ""))
@@ -124,6 +108,46 @@ def player_lines(*, season_ids, player_id: int) -> dict[int, dict[str, dict]]:
     return found
 
 
+def pending_changes(season_ref: str = "pk"):
+    """An expression: the number of the season's pending changes (``ResultChange`` rows not yet
+    folded by a recompute), for the season named by ``season_ref`` in the outer query."""
+    from django.db.models import Count, OuterRef, Subquery
+    from django.db.models.functions import Coalesce
+
+    from scoring.models import ResultChange
+
+    count = (
+        ResultChange.objects.filter(season_id=OuterRef(season_ref))
+        .order_by()
+        .values("season_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(count), 0)
+
+
+def results_version_expression():
+    """An expression on a query of seasons: each season's results version, its folded counter
+    plus its pending changes. It grows by one at every committed change to its results, in commit
+    order, and a recompute's fold leaves it where it is."""
+    from django.db.models import F
+
+    return F("results_version") + pending_changes("pk")
+
+
+def season_results_version(*, season_id: int) -> int:
+    """The season's results version now (0 for an unknown season); one query."""
+    from league.models import Season
+
+    found = (
+        Season.objects.filter(pk=season_id)
+        .annotate(version=results_version_expression())
+        .values_list("version", flat=True)
+        .first()
+    )
+    return found or 0
+
+
 def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None]:
     """``(results_version, snapshot results_version, race_version)``: one query, for the keys of
     cached pages that show the playoff race (it is stored after the snapshot)."""
@@ -131,7 +155,8 @@ def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None
 
     found = (
         Season.objects.filter(pk=season_id)
-        .values_list("results_version", "snapshot__results_version", "snapshot__race_version")
+        .annotate(version=results_version_expression())
+        .values_list("version", "snapshot__results_version", "snapshot__race_version")
         .first()
     )
     return found if found is not None else (0, None, None)

@@ -159,3 +159,51 @@ def race_season(league, *, night_status="planned"):
         season=season, rules={"tiebreaks": ["wins", "head_to_head"], "playoff_spots": 2}
     )
     return season, teams, night, tonight
+
+
+def individual_season(league, *, ended=False):
+    """An individual season of eight players ranked by wins: one night played (two rounds at two
+    tables, results below), then either a night to come (the default) or, with ``ended``, no
+    night left, the season's end date past and one game seated but not played (players 2 and 1
+    against 6 and 3). Wins after the night played: 1 and 7 have two, 3, 4, 5 and 8 one, 2 and 6
+    none. Returns the season and the players by number (1 to 8). Nothing is computed yet."""
+    from league.models import Player
+    from scoring import services
+    from scoring.standings import season_set_standing_rules
+
+    season = SeasonFactory(
+        league=league,
+        name="Progressive",
+        format=Season.Format.INDIVIDUAL,
+        rulebook__slug="standard",
+        starts_on=datetime.date(2026, 1, 1),
+        ends_on=datetime.date(2026, 1, 20) if ended else None,
+    )
+    players = {
+        number: Player.objects.create(league=league, name=f"Player {number}")
+        for number in range(1, 9)
+    }
+    played = NightFactory(season=season, date=datetime.date(2026, 1, 6), status="finished")
+    # Seats 0 and 2 (the first and third number) beat seats 1 and 3 at every table.
+    tables = [(1, (1, 2, 3, 4)), (1, (5, 6, 7, 8)), (2, (1, 5, 7, 2)), (2, (4, 3, 8, 6))]
+    for table_number, (round_number, seats) in enumerate(tables, start=1):
+        game = GameFactory(
+            season=season,
+            night=played,
+            round_number=round_number,
+            table_number=table_number,
+            **{f"seat_{seat}": players[number] for seat, number in enumerate(seats)},
+        )
+        services.game_record_final_score(game=game, score_a=10, score_b=4)
+    if ended:
+        GameFactory(
+            season=season,
+            night=played,
+            round_number=3,
+            table_number=1,
+            **{f"seat_{seat}": players[n] for seat, n in enumerate((2, 6, 1, 3))},
+        )
+    else:
+        NightFactory(season=season, date=datetime.date(2026, 1, 13))
+    season_set_standing_rules(season=season, rules={"tiebreaks": ["wins", "point_diff"]})
+    return season, players

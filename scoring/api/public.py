@@ -109,7 +109,8 @@ class SeasonPlayerStatsView(APIView):
                 "player": player.pk,
                 "name": player.name,
                 "results_version": snapshot.results_version,
-                "is_current": snapshot.results_version >= season.results_version,
+                "is_current": snapshot.results_version
+                >= selectors.season_results_version(season_id=season.pk),
                 "computed_at": snapshot.computed_at,
                 "standing": standing,
                 "stats": stats,

@@ -1,8 +1,10 @@
 """The playoff race through the API: ``GET /api/v1/seasons/<id>/race/`` (public, read only).
 
 It reads what the race job stored with the season's standings snapshot (``scoring.race``); it never
-computes. Words: see :mod:`scoring.domain.race` (clinched, eliminated, not yet decided) and
-:mod:`scoring.race` (stakes).
+computes. A team season has the race (``kind`` "teams": ``lines`` and ``stakes``); an individual
+season has each player's projected final ranks (``kind`` "individual": ``projections``). Words:
+see :mod:`scoring.domain.race` (clinched, eliminated, not yet decided),
+:mod:`scoring.domain.projection` (projected range, proven bounds) and :mod:`scoring.race` (stakes).
 """
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -12,6 +14,7 @@ from rest_framework.views import APIView
 
 from league.errors import NotFoundError
 from league.models import Season
+from scoring import selectors
 from scoring.models import StandingSnapshot
 
 
@@ -54,6 +57,36 @@ class RaceStakeSerializer(serializers.Serializer):
     )
 
 
+class ProjectionLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The player's id.")
+    name = serializers.CharField()
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="The rank now (null while not ranked: too few games)."
+    )
+    projected_low = serializers.IntegerField(
+        help_text="The better end of the projected range: the 10th percentile of the simulated "
+        "final ranks."
+    )
+    projected_median = serializers.IntegerField(help_text="The median simulated final rank.")
+    projected_high = serializers.IntegerField(
+        help_text="The worse end: the 90th percentile of the simulated final ranks."
+    )
+    projected = serializers.CharField(help_text='The range in words, e.g. "3rd–7th".')
+    games_left = serializers.FloatField(
+        help_text="Games the player played on average in the simulated rest of the season."
+    )
+    best_possible = serializers.IntegerField(
+        allow_null=True,
+        help_text="Proven: no result finishes the player higher. Null unless every game left "
+        "is known.",
+    )
+    worst_possible = serializers.IntegerField(
+        allow_null=True,
+        help_text="Proven: no result finishes the player lower. Null unless every game left is "
+        "known.",
+    )
+
+
 class SeasonRaceSerializer(serializers.Serializer):
     season = serializers.IntegerField()
     status = serializers.ChoiceField(
@@ -66,6 +99,11 @@ class SeasonRaceSerializer(serializers.Serializer):
     )
     race_version = serializers.IntegerField(allow_null=True)
     computed_at = serializers.DateTimeField(allow_null=True)
+    kind = serializers.ChoiceField(
+        choices=["teams", "individual"],
+        required=False,
+        help_text="teams: the playoff race; individual: projected final ranks.",
+    )
     measure = serializers.ChoiceField(choices=["wins", "win_pct"], required=False)
     spots = serializers.IntegerField(required=False, help_text="Playoff spots (the cut line).")
     runs = serializers.IntegerField(required=False, help_text="Simulated seasons.")
@@ -73,16 +111,31 @@ class SeasonRaceSerializer(serializers.Serializer):
     proven = serializers.BooleanField(
         required=False, help_text="False when clinched and eliminated are not claimed."
     )
-    games_left = serializers.IntegerField(required=False)
-    lines = RaceLineSerializer(many=True, required=False, help_text="In standings order.")
+    games_left = serializers.IntegerField(
+        required=False, help_text="Games left (individual seasons: games already seated)."
+    )
+    nights_left = serializers.IntegerField(
+        required=False, help_text="Individual seasons: nights still to come."
+    )
+    rounds_per_night = serializers.IntegerField(
+        required=False,
+        help_text="Individual seasons: the rounds each night left is given (the nights played').",
+    )
+    lines = RaceLineSerializer(
+        many=True, required=False, help_text="Team seasons, in standings order."
+    )
     stakes = RaceStakeSerializer(
         many=True, required=False, help_text="Coming games, the most at stake first."
+    )
+    projections = ProjectionLineSerializer(
+        many=True, required=False, help_text="Individual seasons, in standings order."
     )
 
 
 class SeasonRaceView(APIView):
     """A season's playoff race: clinched and eliminated (proven), the odds of the playoffs and of
-    first place, what each team needs, and the coming games that matter most for the cut line."""
+    first place, what each team needs, and the coming games that matter most for the cut line;
+    for an individual season, each player's projected final rank range."""
 
     permission_classes = []
 
@@ -107,13 +160,18 @@ class SeasonRaceView(APIView):
             "season": season.pk,
             "status": race.get("status", "pending"),
             "reason": race.get("reason", ""),
-            "is_current": race_version is not None and race_version >= season.results_version,
+            "is_current": race_version is not None
+            and race_version >= selectors.season_results_version(season_id=season.pk),
             "race_version": race_version,
             "computed_at": race.get("computed_at"),
         }
-        for name in ("measure", "spots", "runs", "seed", "proven", "games_left"):
+        names = ("measure", "spots", "runs", "seed", "proven", "games_left", "nights_left")
+        for name in (*names, "rounds_per_night"):
             if name in race:
                 data[name] = race[name]
         if race.get("status") == "ok":
+            data["kind"] = race.get("kind", "teams")
             data["lines"], data["stakes"] = race["lines"], race["stakes"]
+            if "projections" in race:
+                data["projections"] = race["projections"]
         return Response(SeasonRaceSerializer(data).data)

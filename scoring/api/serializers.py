@@ -1,6 +1,8 @@
 """Serializers for games and hands. Hand facts use the names of the API contract: ``makers``,
 ``caller``, ``caller_alone``, ``defender_alone``, ``tricks_won``, ``renege``, ``thrown_in``."""
 
+import functools
+
 from rest_framework import serializers
 
 from league.models import Player, Season, Team
@@ -333,3 +335,18 @@ class StandingRulesSerializer(serializers.Serializer):
                     {name: ["not a standings option"] for name in unknown}
                 )
         return super().to_internal_value(data)
+
+
+@functools.cache
+def _shared(serializer_class: type[serializers.Serializer]) -> serializers.Serializer:
+    return serializer_class()
+
+
+def represent(serializer_class: type[serializers.Serializer], instance) -> dict:
+    """``serializer_class(instance).data`` for an answer without a request (so without the
+    organiser-only fields), from one serializer per class built once per process.
+
+    A model serializer builds its fields afresh for every instance, by introspecting the model:
+    for a hand and its game that was a third of a hand POST's Python time, and the fields are the
+    same every time (they keep no state of their own while they represent a value)."""
+    return _shared(serializer_class).to_representation(instance)

@@ -69,7 +69,7 @@ def writable_game(request, pk) -> tuple[Game, str]:
         if captain_guesses_exceeded(request, increment=False):
             raise too_many_guesses()
         try:
-            game = game_for_captain(token=token)
+            game = game_for_captain(token=token, to_score=True)
         except NotFoundError:
             if captain_guesses_exceeded(request, increment=True):
                 raise too_many_guesses() from None
@@ -77,7 +77,7 @@ def writable_game(request, pk) -> tuple[Game, str]:
         if str(game.pk) != str(pk):
             raise NotFoundError("this score-card link is for another game")
         return game, Hand.Source.CAPTAIN
-    return game_for_organiser(user=request.user, pk=pk), Hand.Source.API
+    return game_for_organiser(user=request.user, pk=pk, to_score=True), Hand.Source.API
 
 
 def conflict_with_score(error: ConflictError, game_id: int) -> Response:
@@ -94,13 +94,6 @@ class GameViewSet(ReadCreateViewSet):
 
     def get_serializer_class(self):
         return s.GameDetailSerializer if self.action == "retrieve" else s.GameSerializer
-
-    def get_queryset(self):
-        from scoring.selectors import games_with_last_hand
-
-        queryset = super().get_queryset()
-        # The list shows each game's next dealer: read with the games, not a query per game.
-        return games_with_last_hand(queryset) if self.action == "list" else queryset
 
     @extend_schema(request=s.GameInputSerializer, responses={201: s.GameSerializer})
     def create(self, request):
@@ -175,7 +168,10 @@ class GameViewSet(ReadCreateViewSet):
         except ConflictError as error:
             return conflict_with_score(error, game.pk)
         return Response(
-            {**s.HandSerializer(result.hand).data, "game": s.GameSerializer(result.game).data},
+            {
+                **s.represent(s.HandSerializer, result.hand),
+                "game": s.represent(s.GameSerializer, result.game),
+            },
             status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
         )
 
@@ -361,7 +357,8 @@ class SeasonStandingsView(APIView):
         body = {
             "season": season.pk,
             "results_version": snapshot.results_version,
-            "is_current": snapshot.results_version >= season.results_version,
+            "is_current": snapshot.results_version
+            >= selectors.season_results_version(season_id=season.pk),
             "computed_at": snapshot.computed_at,
             "count": paginator.count,
             "next": paginator.get_next_link(),

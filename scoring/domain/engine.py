@@ -247,19 +247,33 @@ class GameState:
         return f"Side {self.winner} wins {high}–{low}"
 
 
+GAME_START = GameState(0, 0, 0, is_over=False, winner=None)
+"""The state of a game before its first hand (a game over before any hand is not a game)."""
+
+
 def game_state(rulebook: Rulebook, hands: Iterable[HandScore]) -> GameState:
     """The running score of a game from its hands in order, and whether (and by whom) it is won.
 
     A game to a target ends at the first hand that takes a side to the target; a game of a fixed
     number of hands ends after that many scored hands (thrown-in and misdealt hands do not count).
     """
-    score_a = score_b = hands_played = 0
+    state = GAME_START
     for hand in hands:
-        if _is_over(rulebook, score_a, score_b, hands_played):
-            raise DomainError("the game was already over", code="game_over")
-        score_a += hand.points_a
-        score_b += hand.points_b
-        hands_played += hand.is_scored
+        state = game_state_after(rulebook, state, hand)
+    return state
+
+
+def game_state_after(rulebook: Rulebook, state: GameState, hand: HandScore) -> GameState:
+    """One step of :func:`game_state`: the state after ``hand`` is played from ``state``.
+
+    Folding it over a game's hands from :data:`GAME_START` is :func:`game_state`, so a write can
+    keep the running state and add only the new hand. A hand after the game is over is refused.
+    """
+    if state.is_over or _is_over(rulebook, state.score_a, state.score_b, state.hands_played):
+        raise DomainError("the game was already over", code="game_over")
+    score_a = state.score_a + hand.points_a
+    score_b = state.score_b + hand.points_b
+    hands_played = state.hands_played + hand.is_scored
     is_over = _is_over(rulebook, score_a, score_b, hands_played)
     winner = None
     if is_over and score_a != score_b:

@@ -39,6 +39,12 @@ rivals allowed to pass get no cap, the rest are capped at what keeps them level 
 brought level or ahead, which is a flow whose demands must all be met. Winning one's own games is
 always best for the entrant (and losing them worst), so those two outcomes are the only ones to
 check for it; the choice of rivals is searched, smallest sets of demands first.
+
+The clinch search is kept short by *cores* (Hall's condition): a set of rivals whose remaining
+games, and the subject's losses to them, hand out fewer units than they need between them can
+never all be brought level, so no set holding them is tried. Every pair is checked by counting
+before the search, and each failed flow names a core in its minimum cut. The flows are Dinic's on
+small integer networks (one node per pair of rivals that still meet), not a general graph library.
 """
 
 from __future__ import annotations
@@ -51,10 +57,15 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Literal
 
-import networkx as nx
-from networkx.algorithms.flow import boykov_kolmogorov
-
 from league.errors import DomainError
+from scoring.domain.race_flow import (
+    SINK,
+    SOURCE,
+    covering_sets,
+    greedy_fits,
+    greedy_meets,
+    max_flow,
+)
 
 Measure = Literal["wins", "win_pct"]
 MEASURES: tuple[Measure, ...] = ("wins", "win_pct")
@@ -122,6 +133,11 @@ class Certainty:
     decided: bool = True
 
 
+def _pair(first: int, second: int) -> tuple[int, int]:
+    """Two entrants in a fixed order, to count the games between them."""
+    return (first, second) if first < second else (second, first)
+
+
 class _Race:
     """The race seen from one entrant: its best and worst final units and each rival's line."""
 
@@ -129,6 +145,7 @@ class _Race:
         self.race = race
         self.by_id = {entrant.id: entrant for entrant in race.entrants}
         self.left = Counter()
+        self.meetings = Counter(_pair(first, second) for first, second in race.remaining)
         for first, second in race.remaining:
             self.left[first] += 1
             self.left[second] += 1
@@ -163,30 +180,32 @@ class _Race:
     def _flow(self, games: Sequence[tuple[int, int]], capacities: Mapping[int, int | None]) -> int:
         """The most units the ``games`` can hand out with each entrant taking at most its
         capacity (an entrant absent from ``capacities`` takes any number)."""
-        total = self.race.unit * len(games)
-        if _greedy_fits(games, capacities, self.race.unit):
-            return total
-        graph = nx.DiGraph()
         unit = self.race.unit
-        total = 0
-        for index, (first, second) in enumerate(games):
-            node = ("game", index)
-            graph.add_edge("source", node, capacity=unit)
-            graph.add_edge(node, ("entrant", first))
-            graph.add_edge(node, ("entrant", second))
-            total += unit
-        if total == 0:
-            return 0
-        for entrant in {entrant for game in games for entrant in game}:
-            capacity = capacities.get(entrant)
-            if capacity is None:
-                graph.add_edge(("entrant", entrant), "sink")
+        total = unit * len(games)
+        if greedy_fits(games, capacities, unit):
+            return total
+        # A game with an uncapped side hands out all its units whatever else happens; the rest
+        # are grouped by pair (a pair's games are interchangeable).
+        absorbed = 0
+        pairs: Counter[tuple[int, int]] = Counter()
+        for first, second in games:
+            if capacities.get(first) is None or capacities.get(second) is None:
+                absorbed += unit
             else:
-                graph.add_edge(("entrant", entrant), "sink", capacity=capacity)
-        if not graph.has_node("sink"):
-            return 0
-        value, _ = nx.maximum_flow(graph, "source", "sink", flow_func=boykov_kolmogorov)
-        return value
+                pairs[_pair(first, second)] += 1
+        node = {
+            entrant: 2 + position for position, entrant in enumerate({e for p in pairs for e in p})
+        }
+        edges = [(node[entrant], SINK, capacities[entrant]) for entrant in node]
+        infinite = total + 1
+        for position, ((first, second), count) in enumerate(pairs.items(), start=2 + len(node)):
+            edges += [
+                (SOURCE, position, unit * count),
+                (position, node[first], infinite),
+                (position, node[second], infinite),
+            ]
+        value, _ = max_flow(2 + len(node) + len(pairs), edges)
+        return absorbed + value
 
     def eliminated(self, subject: int, spots: int, budget: int) -> bool | None:
         """True if ``spots`` rivals finish strictly ahead in every outcome; None if undecided."""
@@ -204,7 +223,8 @@ class _Race:
             rival
             for rival in rivals
             if rival not in already
-            and self.most(rival) - self._subject_games(rival, subject) > caps[rival]
+            and self.most(rival) - self.race.unit * self.meetings[_pair(rival, subject)]
+            > caps[rival]
         ]
         needed = self.race.unit * len(games)
         if free >= len(contested):
@@ -225,7 +245,7 @@ class _Race:
         }
         contested.sort(key=lambda rival: -excess[rival])
         for tried, released in enumerate(
-            _covering_sets(contested, [excess[r] for r in contested], free, needed - flow_capped)
+            covering_sets(contested, [excess[r] for r in contested], free, needed - flow_capped)
         ):
             if tried >= budget:
                 return None
@@ -234,16 +254,25 @@ class _Race:
                 return False
         return True
 
-    def _subject_games(self, rival: int, subject: int) -> int:
-        """Units ``rival`` could only take from games against ``subject`` (who wins them all)."""
-        return self.race.unit * sum(
-            1 for game in self.race.remaining if set(game) == {rival, subject}
-        )
-
-    def clinched(self, subject: int, spots: int, budget: int, wins: int = 0) -> bool | None:
+    def clinched(
+        self,
+        subject: int,
+        spots: int,
+        budget: int,
+        wins: int = 0,
+        cores: list[frozenset[int]] | None = None,
+    ) -> bool | None:
         """True if at most ``spots - 1`` rivals end level or ahead in every outcome in which the
         subject wins ``wins`` of its remaining games (the others choosing which); None if
-        undecided."""
+        undecided.
+
+        The search tries sets of ``spots`` rivals that might all be brought level, the cheapest
+        first. A *core* cuts it short: rivals whose games (and the subject's losses to them)
+        hand out fewer units than they need between them, so no set holding them all can work
+        (Hall's condition). Every pair of rivals is checked so by counting; a failed flow names
+        a larger core in its minimum cut. Cores stay cores with more wins (needs only grow and
+        losses only shrink); ``cores`` carries them between calls, each checked again before use.
+        ``budget`` is how many flows the search may run."""
         unit = self.race.unit
         final = self.by_id[subject].units + unit * wins
         rivals = [entrant for entrant in self.by_id if entrant != subject]
@@ -255,62 +284,147 @@ class _Race:
         if len(level) >= spots:
             return False
         games = self._others_games(subject)
-        against = [
+        against = Counter(
             second if first == subject else first
             for first, second in self.race.remaining
             if subject in (first, second)
-        ]
-        losses = len(against) - wins
+        )
+        losses = sum(against.values()) - wins
+        loss_units = unit * losses
+        own = Counter(entrant for game in games for entrant in game)
         reachable = [
             rival
             for rival in rivals
             if needs[rival] > 0
-            and unit * (sum(rival in game for game in games) + min(losses, against.count(rival)))
-            >= needs[rival]
+            and unit * (own[rival] + min(losses, against[rival])) >= needs[rival]
         ]
         short = spots - len(level)
         if len(reachable) < short:
             return True
         reachable.sort(key=lambda rival: needs[rival])
-        for tried, chosen in enumerate(combinations(reachable, short)):
+        bit = {rival: 1 << position for position, rival in enumerate(reachable)}
+        need_of = [needs[rival] for rival in reachable]
+        against_of = [against[rival] for rival in reachable]
+        game_masks = [
+            mask for first, second in games if (mask := bit.get(first, 0) | bit.get(second, 0))
+        ]
+
+        def members(mask: int) -> list[int]:
+            return [position for position in range(len(reachable)) if mask >> position & 1]
+
+        def is_core(mask: int) -> bool:
+            """Whether the rivals in ``mask`` cannot all reach their needs (counting)."""
+            inside = members(mask)
+            supply = unit * sum(1 for game in game_masks if game & mask)
+            supply += min(loss_units, unit * sum(against_of[position] for position in inside))
+            return supply < sum(need_of[position] for position in inside)
+
+        conflict = [0] * len(reachable)
+        between = Counter(game for game in game_masks if game & (game - 1))
+        for a, b in combinations(range(len(reachable)), 2):
+            first, second = reachable[a], reachable[b]
+            touching = own[first] + own[second] - between[(1 << a) | (1 << b)]
+            supply = unit * touching + min(loss_units, unit * (against_of[a] + against_of[b]))
+            if supply < need_of[a] + need_of[b]:
+                conflict[a] |= 1 << b
+                conflict[b] |= 1 << a
+        core_masks = []
+        for core in cores or ():
+            if all(rival in bit for rival in core):
+                mask = sum(bit[rival] for rival in core)
+                if is_core(mask):
+                    core_masks.append(mask)
+
+        visits = 0
+        visit_limit = 50 * budget + 1_000
+
+        def extend(start: int, mask: int, size: int):
+            nonlocal visits
+            if size == short:
+                yield mask
+                return
+            for position in range(start, len(reachable) - (short - size) + 1):
+                visits += 1
+                if visits > visit_limit:
+                    return
+                if conflict[position] & mask:
+                    continue
+                grown = mask | 1 << position
+                if any(core & grown == core for core in core_masks):
+                    continue
+                yield from extend(position + 1, grown, size + 1)
+
+        tried = 0
+        for mask in extend(0, 0, 0):
+            if any(core & mask == core for core in core_masks):
+                continue  # a core found since this set was reached
+            demand = {reachable[position]: need_of[position] for position in members(mask)}
+            relevant = [game for game in games if game[0] in demand or game[1] in demand]
+            lost_to = [rival for rival in demand if against[rival]]
+            if greedy_meets(
+                relevant,
+                [rival for rival in lost_to for _ in range(against[rival])],
+                loss_units,
+                demand,
+                unit,
+            ):
+                return False
             if tried >= budget:
                 return None
-            demand = {rival: needs[rival] for rival in chosen}
-            relevant = [game for game in games if game[0] in demand or game[1] in demand]
-            lost_to = [rival for rival in against if rival in demand]
-            if self._demand_flow(relevant, lost_to, unit * losses, demand) == sum(demand.values()):
+            tried += 1
+            met, short_side = self._demand_flow(relevant, against, loss_units, demand)
+            if met:
                 return False
+            core = sum(bit[rival] for rival in short_side)
+            if core and is_core(core):
+                core_masks.append(core)
+                if cores is not None:
+                    cores.append(frozenset(short_side))
+        if visits > visit_limit:
+            return None
         return True
 
     def _demand_flow(
         self,
         games: Sequence[tuple[int, int]],
-        lost_to: Sequence[int],
+        against: Mapping[int, int],
         loss_units: int,
         demand: Mapping[int, int],
-    ) -> int:
-        """The most of ``demand`` that the ``games``, and the subject's games against
-        ``lost_to`` (at most ``loss_units`` of them lost), can meet."""
-        if _greedy_meets(games, lost_to, loss_units, demand, self.race.unit):
-            return sum(demand.values())
-        graph = nx.DiGraph()
+    ) -> tuple[bool, list[int]]:
+        """Whether the ``games``, and the subject's games against the rivals (``against``
+        counts them; at most ``loss_units`` of their units lost), can meet every ``demand``;
+        when they cannot, the demanding rivals on the sink side of a minimum cut (a core)."""
         unit = self.race.unit
-        for index, (first, second) in enumerate(games):
-            graph.add_edge("source", ("game", index), capacity=unit)
-            for entrant in (first, second):
-                if entrant in demand:
-                    graph.add_edge(("game", index), ("entrant", entrant))
-        if lost_to and loss_units:
-            graph.add_edge("source", "losses", capacity=loss_units)
-            for index, rival in enumerate(lost_to):
-                graph.add_edge("losses", ("lost", index), capacity=unit)
-                graph.add_edge(("lost", index), ("entrant", rival))
-        for entrant, need in demand.items():
-            graph.add_edge(("entrant", entrant), "sink", capacity=need)
-        if not graph.has_node("source"):
-            return 0
-        value, _ = nx.maximum_flow(graph, "source", "sink", flow_func=boykov_kolmogorov)
-        return value
+        node = {entrant: 2 + position for position, entrant in enumerate(demand)}
+        direct: Counter[int] = Counter()
+        pairs: Counter[tuple[int, int]] = Counter()
+        for first, second in games:
+            if first in demand and second in demand:
+                pairs[_pair(first, second)] += 1
+            else:
+                direct[first if first in demand else second] += unit
+        total = sum(demand.values())
+        infinite = total + unit * (len(games) + sum(against.values())) + 1
+        edges = [(node[entrant], SINK, need) for entrant, need in demand.items()]
+        edges += [(SOURCE, node[entrant], units) for entrant, units in direct.items()]
+        count = 2 + len(node)
+        for (first, second), games_of_pair in pairs.items():
+            edges += [
+                (SOURCE, count, unit * games_of_pair),
+                (count, node[first], infinite),
+                (count, node[second], infinite),
+            ]
+            count += 1
+        lost = [(node[rival], unit * against[rival]) for rival in demand if against.get(rival)]
+        if lost and loss_units:
+            losses = count
+            count += 1
+            edges.append((SOURCE, losses, loss_units))
+            edges += [(losses, rival, units) for rival, units in lost]
+        value, reached = max_flow(count, edges)
+        if value >= total:
+            return True, []
+        return False, [entrant for entrant in demand if not reached[node[entrant]]]
 
     def wins_to_clinch(self, subject: int, spots: int, budget: int) -> tuple[int | None, bool]:
         """How many of its remaining games the subject must win to clinch whatever else happens
@@ -318,89 +432,24 @@ class _Race:
         winning them all leaves it to other results; ``(None, False)``: not proven either way.
         A count whose smaller neighbours the search could not settle is still a proven clinch,
         only perhaps not the fewest."""
-        # Each extra win only helps, so the fewest is found by bisection.
+        # Each extra win only helps, so the fewest is found by bisection. The cores found at
+        # one count are offered to the next (each re-checked), and a witness at one count of
+        # wins is one at every smaller count, which the bisection never asks again.
+        cores: list[frozenset[int]] = []
         low, high = 0, self.left[subject]
-        at_most = self.clinched(subject, spots, budget, wins=high)
+        at_most = self.clinched(subject, spots, budget, wins=high, cores=cores)
         if at_most is not True:
             return None, at_most is False
         fewest = True
         while low < high:
             middle = (low + high) // 2
-            proven = self.clinched(subject, spots, budget, wins=middle)
+            proven = self.clinched(subject, spots, budget, wins=middle, cores=cores)
             if proven is True:
                 high = middle
             else:
                 fewest = fewest and proven is False
                 low = middle + 1
         return low, fewest
-
-
-def _covering_sets(items: Sequence[int], sizes: Sequence[int], count: int, shortfall: int):
-    """Every set of ``count`` items whose sizes add up to at least ``shortfall``, the items given
-    largest size first; branches that cannot reach the shortfall are cut."""
-    prefix = [0]
-    for size in sizes:
-        prefix.append(prefix[-1] + size)
-
-    def extend(start: int, left: int, total: int, chosen: tuple[int, ...]):
-        if left == 0:
-            if total >= shortfall:
-                yield chosen
-            return
-        for position in range(start, len(items) - left + 1):
-            if total + prefix[position + left] - prefix[position] < shortfall:
-                return
-            yield from extend(
-                position + 1, left - 1, total + sizes[position], (*chosen, items[position])
-            )
-
-    yield from extend(0, count, 0, ())
-
-
-def _greedy_fits(
-    games: Sequence[tuple[int, int]], capacities: Mapping[int, int | None], unit: int
-) -> bool:
-    """A quick witness: True if handing each unit to the side with more room fits every cap.
-    False proves nothing (the max-flow decides then)."""
-    room = {
-        entrant: math.inf if capacities.get(entrant) is None else capacities[entrant]
-        for game in games
-        for entrant in game
-    }
-    for first, second in sorted(games, key=lambda game: min(room[game[0]], room[game[1]])):
-        for _ in range(unit):
-            taker = first if room[first] >= room[second] else second
-            if room[taker] <= 0:
-                return False
-            room[taker] -= 1
-    return True
-
-
-def _greedy_meets(
-    games: Sequence[tuple[int, int]],
-    lost_to: Sequence[int],
-    loss_units: int,
-    demand: Mapping[int, int],
-    unit: int,
-) -> bool:
-    """A quick witness: True if handing each unit to the demanding side that still needs more
-    meets every demand. False proves nothing (the max-flow decides then)."""
-    need = dict(demand)
-    for first, second in games:
-        for _ in range(unit):
-            taker = max(
-                (entrant for entrant in (first, second) if entrant in need),
-                key=lambda entrant: need[entrant],
-                default=None,
-            )
-            if taker is None:
-                break
-            need[taker] -= 1
-    for rival in sorted(lost_to, key=lambda rival: -need[rival]):
-        give = min(unit, loss_units, max(need[rival], 0))
-        need[rival] -= give
-        loss_units -= give
-    return all(value <= 0 for value in need.values())
 
 
 def race_certainty(
@@ -518,6 +567,7 @@ def _simulate(
     ]
     unit = race.unit
     by_pct = race.measure == "win_pct"
+    width = len(ids) + 1
     spots = race.spots
     top = [0] * len(ids)
     firsts = [0] * len(ids)
@@ -538,15 +588,21 @@ def _simulate(
             else:
                 final[second] += unit
                 won.append(1)
-        value = [0.0 if no_games[k] else final[k] / games[k] for k in everyone] if by_pct else final
-        ranked = sorted(everyone, key=lambda k: (value[k], tiebreak[k]), reverse=True)
+        if by_pct:
+            value = [0.0 if no_games[k] else final[k] / games[k] for k in everyone]
+            ranked = sorted(everyone, key=lambda k: (value[k], tiebreak[k]), reverse=True)
+        else:
+            # One whole number a key (units first, then the standing order) sorts faster than
+            # pairs; ``tiebreak`` is above -len(ids), so the order never outweighs a unit.
+            keys = [final[k] * width + tiebreak[k] for k in everyone]
+            ranked = sorted(everyone, key=keys.__getitem__, reverse=True)
         if not ranked:
             continue  # nobody in the race: nothing to count
         firsts[ranked[0]] += 1
         for rank, k in enumerate(ranked):
             ranks[k][rank] += 1
-            if rank < spots:
-                top[k] += 1
+        for k in ranked[:spots]:
+            top[k] += 1
         for game in watched:
             result = won[game]
             seen[game][result] += 1

@@ -25,8 +25,9 @@ display rating
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from openskill.models import (
@@ -99,7 +100,10 @@ class PlayerRating:
     draws: int
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {name: getattr(self, name) for name in _RATING_FIELDS}  # asdict, flat
+
+
+_RATING_FIELDS = tuple(f.name for f in fields(PlayerRating))
 
 
 def compute_ratings(
@@ -114,50 +118,105 @@ def compute_ratings(
     ``games_rated`` 0.
     """
     settings = settings or RatingSettings()
-    priors = priors or {}
+    state = RatingState()
+    for player, prior in (priors or {}).items():
+        state.ratings[player] = (prior.mu, prior.sigma)
+        state.results[player] = [0, 0, 0]
+    rate_games(state, games, settings)
+    return rating_rows(state, settings)
+
+
+class RatingState:
+    """Where the season's ratings stand after some of its games, rated in order: each player's
+    ``(mu, sigma)`` and ``[wins, losses, draws]``. Rating more games (:func:`rate_games`) goes on
+    from here, so a game played after all the others updates the ratings of its four players
+    alone; ``to_dict``/``from_dict`` keep it between recomputes (floats survive JSON exactly)."""
+
+    __slots__ = ("ratings", "results")
+
+    def __init__(self) -> None:
+        self.ratings: dict[int, tuple[float, float]] = {}
+        self.results: dict[int, list[int]] = {}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            str(player): [mu, sigma, *self.results[player]]
+            for player, (mu, sigma) in self.ratings.items()
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RatingState:
+        state = cls()
+        for player, (mu, sigma, *results) in data.items():
+            state.ratings[int(player)] = (mu, sigma)
+            state.results[int(player)] = list(results)
+        return state
+
+
+def rate_games(state: RatingState, games: Iterable[GameRecord], settings: RatingSettings) -> None:
+    """Rate ``games`` one at a time in ``played_order`` (ties broken by ``game_id``), going on
+    from ``state`` (updated in place). Players start at openskill's defaults."""
+    ordered = sorted(games, key=lambda g: (g.played_order, g.game_id))
+    rate_sides(
+        state,
+        ((g.players("A"), g.players("B"), g.winner, g.is_forfeit) for g in ordered),
+        settings,
+    )
+
+
+def rate_sides(
+    state: RatingState,
+    games: Iterable[tuple[tuple[int, ...], tuple[int, ...], str | None, bool]],
+    settings: RatingSettings,
+) -> None:
+    """Rate games given in played order as ``(players of side A, players of side B, winner,
+    forfeited)``, going on from ``state`` (updated in place)."""
     model = MODELS[settings.model](
         mu=settings.mu, sigma=settings.sigma, beta=settings.beta, tau=settings.tau
     )
-    ratings: dict[int, Any] = {}
-    results: dict[int, list[int]] = {}
-
-    def rating_of(player: int) -> Any:
-        if player not in ratings:
-            prior = priors.get(player)
-            ratings[player] = (
-                model.rating(mu=prior.mu, sigma=prior.sigma) if prior else model.rating()
-            )
-            results[player] = [0, 0, 0]
-        return ratings[player]
-
-    for player in priors:
-        rating_of(player)
-    for game in sorted(games, key=lambda g: (g.played_order, g.game_id)):
-        side_a, side_b = game.players("A"), game.players("B")
-        teams = [[rating_of(p) for p in side_a], [rating_of(p) for p in side_b]]
-        if game.is_forfeit:
+    fast = type(model) is PlackettLuce and not model.balance and not model.limit_sigma
+    ratings, results = state.ratings, state.results
+    start = (model.mu, model.sigma)
+    tau_squared, beta_squared, kappa = model.tau * model.tau, model.beta**2, model.kappa
+    for side_a, side_b, winner, forfeited in games:
+        for player in (*side_a, *side_b):
+            if player not in ratings:
+                ratings[player] = start
+                results[player] = [0, 0, 0]
+        if forfeited:
             continue
-        if game.winner is None:
+        if winner is None:
             ranks, outcome_a, outcome_b = [1, 1], 2, 2
-        elif game.winner == "A":
+        elif winner == "A":
             ranks, outcome_a, outcome_b = [1, 2], 0, 1
         else:
             ranks, outcome_a, outcome_b = [2, 1], 1, 0
-        rated_a, rated_b = model.rate(teams, ranks=ranks)
+        teams = [[ratings[p] for p in side_a], [ratings[p] for p in side_b]]
+        if fast and len(side_a) == 2 and len(side_b) == 2:
+            rated_a, rated_b = _plackett_luce(teams, ranks, tau_squared, beta_squared, kappa)
+        else:
+            rated = model.rate(
+                [[model.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams],
+                ranks=ranks,
+            )
+            rated_a, rated_b = ([(r.mu, r.sigma) for r in team] for team in rated)
         for players, rated, outcome in ((side_a, rated_a, outcome_a), (side_b, rated_b, outcome_b)):
             for player, rating in zip(players, rated, strict=True):
                 ratings[player] = rating
                 results[player][outcome] += 1
 
+
+def rating_rows(state: RatingState, settings: RatingSettings) -> tuple[PlayerRating, ...]:
+    """Every player's rating line, best first (by ordinal, then player id)."""
     rows = []
-    for player, rating in ratings.items():
-        ordinal = rating.ordinal(z=ORDINAL_Z)
-        wins, losses, draws = results[player]
+    for player, (mu, sigma) in state.ratings.items():
+        ordinal = 1 * ((mu - ORDINAL_Z * sigma) + (0 / 1))  # openskill's ordinal(), as it reckons
+        wins, losses, draws = state.results[player]
         rows.append(
             PlayerRating(
                 player_id=player,
-                mu=rating.mu,
-                sigma=rating.sigma,
+                mu=mu,
+                sigma=sigma,
                 ordinal=ordinal,
                 display_rating=round(settings.display_target + settings.display_scale * ordinal),
                 games_rated=wins + losses + draws,
@@ -167,3 +226,82 @@ def compute_ratings(
             )
         )
     return tuple(sorted(rows, key=lambda row: (-row.ordinal, row.player_id)))
+
+
+def _plackett_luce(
+    teams: list[list[tuple[float, float]]],
+    ranks: list[int],
+    tau_squared: float,
+    beta_squared: float,
+    kappa: float,
+) -> list[list[tuple[float, float]]]:
+    """openskill's ``PlackettLuce.rate(teams, ranks=ranks)`` for two teams, with its default
+    options (no weights, scores, balance or sigma limit), on plain ``(mu, sigma)`` pairs: the
+    same arithmetic in the same order, so the same floats to the last bit
+    (``tests/domain/test_ratings.py`` compares them over random seasons), without the library's
+    checks, copies and loops over any number of teams, which cost most of a large season's
+    rating time. ``ranks`` is ``[1, 2]``, ``[2, 1]`` or ``[1, 1]`` (a draw)."""
+    corrected = [
+        [(mu, math.sqrt(sigma * sigma + tau_squared)) for mu, sigma in team] for team in teams
+    ]
+    # openskill sorts the teams by rank (stably) and rates them in that order.
+    swapped = ranks[0] > ranks[1]
+    first, second = (corrected[1], corrected[0]) if swapped else (corrected[0], corrected[1])
+    (mu_1a, sigma_1a), (mu_1b, sigma_1b) = first
+    (mu_2a, sigma_2a), (mu_2b, sigma_2b) = second
+    # A team's mu and variance are its players' sums (0.0 plus two terms: in either order).
+    team_mu_1 = 0.0 + mu_1a * 1.0 + mu_1b * 1.0
+    team_mu_2 = 0.0 + mu_2a * 1.0 + mu_2b * 1.0
+    variance_1 = 0.0 + (sigma_1a * 1.0) ** 2 + (sigma_1b * 1.0) ** 2
+    variance_2 = 0.0 + (sigma_2a * 1.0) ** 2 + (sigma_2b * 1.0) ** 2
+    c = math.sqrt(0.0 + (variance_1 + beta_squared) + (variance_2 + beta_squared))
+    e_1, e_2 = math.exp(team_mu_1 / c), math.exp(team_mu_2 / c)
+    if ranks[0] == ranks[1]:  # a draw: both teams share rank 1 (a = 2 each)
+        sum_1 = e_1 + e_2
+        sum_2 = e_1 + e_2
+        share = e_1 / sum_1
+        delta_1 = 0.0 + share * (1 - share) / 2
+        omega_1 = 0.0 + (1 - share) / 2
+        share = e_1 / sum_2
+        delta_1 += share * (1 - share) / 2
+        omega_1 -= share / 2
+        share = e_2 / sum_1
+        delta_2 = 0.0 + share * (1 - share) / 2
+        omega_2 = 0.0 - share / 2
+        share = e_2 / sum_2
+        delta_2 += share * (1 - share) / 2
+        omega_2 += (1 - share) / 2
+    else:  # the first team won (rank 1 against 2; a = 1 each)
+        sum_1 = e_1 + e_2
+        sum_2 = e_2
+        share = e_1 / sum_1
+        delta_1 = 0.0 + share * (1 - share) / 1
+        omega_1 = 0.0 + (1 - share) / 1
+        share = e_2 / sum_1
+        delta_2 = 0.0 + share * (1 - share) / 1
+        omega_2 = 0.0 - share / 1
+        share = e_2 / sum_2
+        delta_2 += share * (1 - share) / 1
+        omega_2 += (1 - share) / 1
+    rated = []
+    for team, variance, omega, delta in (
+        (first, variance_1, omega_1, delta_1),
+        (second, variance_2, omega_2, delta_2),
+    ):
+        omega *= variance / c
+        delta *= variance / c**2
+        delta *= math.sqrt(variance) / c
+        players = []
+        for mu, sigma in team:
+            share = sigma**2 / variance
+            if omega >= 0:
+                mu += share * omega * 1.0
+                sigma *= math.sqrt(max(1 - share * delta * 1.0, kappa))
+            else:
+                mu += share * omega / 1.0
+                sigma *= math.sqrt(max(1 - share * delta / 1.0, kappa))
+            players.append((mu, sigma))
+        rated.append(players)
+    # openskill then averages the change of mu within a rank shared by several teams; it reads
+    # the change from ratings it has already overwritten, so the average is 0 and mu + 0.0 is mu.
+    return [rated[1], rated[0]] if swapped else rated

@@ -50,7 +50,7 @@ side tally
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
@@ -521,12 +521,118 @@ _HAND_COUNT_NAMES = (
     _RENEGES,
 ) = range(len(_HAND_COUNT_NAMES))
 _HAND_COUNTS = len(_HAND_COUNT_NAMES)
+HAND_COUNT_NAMES = _HAND_COUNT_NAMES
 # After a side's counts as a whole: the same events counted only when both partners were in play
 # (they go to both players of the side), and the hands whose outcome is known.
 _BOTH_MARCHES, _BOTH_SUFFERED, _BOTH_INFLICTED, _BOTH_RENEGES, _OUTCOMES = range(
     _HAND_COUNTS, _HAND_COUNTS + 5
 )
 _SIDE_FIELDS = _HAND_COUNTS + 5
+SIDE_COUNT_NAMES = (
+    *_HAND_COUNT_NAMES,
+    "both_marches",
+    "both_suffered",
+    "both_inflicted",
+    "both_reneges",
+    "outcomes",
+)
+"""A side's counts in one game (:class:`HandTotals`), in order: the side's hand counts, then the
+marches, euchres suffered and inflicted and reneges of hands where both partners were in play,
+then the hands whose outcome is known (counted on side A only)."""
+
+
+MAKER_COUNT_NAMES = (
+    "calls",
+    "made_good",
+    "marches",
+    "euchres",
+    "outcomes",
+    "loners_tried",
+    "loners_made",
+    "loners_marched",
+    "solo_marches",
+    "solo_euchres",
+    "own_reneges",
+    "solo_own_reneges",
+    "their_reneges",
+)
+"""What a database counts per game and side *as makers*: the hands that side named trump, those
+made good, marches, euchres (suffered), hands whose outcome is known, loners tried, made
+and marched, the marches and euchres of a lone caller whose partner sat out (*solo*), the makers'
+reneges (and those of a solo caller), and the defenders' reneges. :func:`side_counts` turns them
+into the counts of :class:`HandTotals`."""
+
+
+def side_counts(makers_a: Sequence[int], makers_b: Sequence[int]) -> tuple[tuple, tuple]:
+    """Each side's counts (:data:`SIDE_COUNT_NAMES`) in one game, from the counts of the hands
+    each side made trump (:data:`MAKER_COUNT_NAMES`); as :meth:`HandTotals.from_rows` counts
+    them with no lone defender named."""
+    (
+        calls_a,
+        made_a,
+        marches_a,
+        euchres_a,
+        known_a,
+        tried_a,
+        lone_made_a,
+        lone_marched_a,
+        solo_marches_a,
+        solo_euchres_a,
+        own_reneges_a,
+        solo_reneges_a,
+        their_reneges_a,
+    ) = makers_a
+    (
+        calls_b,
+        made_b,
+        marches_b,
+        euchres_b,
+        known_b,
+        tried_b,
+        lone_made_b,
+        lone_marched_b,
+        solo_marches_b,
+        solo_euchres_b,
+        own_reneges_b,
+        solo_reneges_b,
+        their_reneges_b,
+    ) = makers_b
+    hands = calls_a + calls_b
+    side_a = (
+        hands,
+        calls_a,
+        made_a,
+        marches_a,
+        tried_a,
+        lone_made_a,
+        lone_marched_a,
+        euchres_a,
+        euchres_b,
+        own_reneges_a + their_reneges_b,
+        marches_a - solo_marches_a,
+        euchres_a - solo_euchres_a,
+        euchres_b,
+        own_reneges_a - solo_reneges_a + their_reneges_b,
+        known_a + known_b,
+    )
+    side_b = (
+        hands,
+        calls_b,
+        made_b,
+        marches_b,
+        tried_b,
+        lone_made_b,
+        lone_marched_b,
+        euchres_b,
+        euchres_a,
+        own_reneges_b + their_reneges_a,
+        marches_b - solo_marches_b,
+        euchres_b - solo_euchres_b,
+        euchres_a,
+        own_reneges_b - solo_reneges_b + their_reneges_a,
+        0,
+    )
+    return side_a, side_b  # fmt: skip
 
 
 class HandTotals:
@@ -632,6 +738,32 @@ class HandTotals:
             else:
                 their[_BOTH_INFLICTED] += euchre
                 their[_BOTH_RENEGES] += their_reneged
+        return totals
+
+    @classmethod
+    def from_counts(
+        cls,
+        sides: Iterable[tuple[int, tuple[int, ...], int, list[int], list[int]]],
+        alone: Iterable[tuple[int, list[int]]],
+    ) -> HandTotals:
+        """Totals already counted elsewhere (e.g. by a database's ``GROUP BY``): per game, its
+        seats, its first scored hand and each side's counts (:data:`SIDE_COUNT_NAMES` order);
+        per caller, the counts that are theirs alone (:data:`HAND_COUNT_NAMES` order). The same
+        totals :meth:`from_rows` counts from the hands one by one, when no lone defender is
+        named (a known lone defender's counts are theirs alone, which a count per side cannot
+        say)."""
+        totals = cls()
+        for game_id, seats, first_number, side_a, side_b in sides:
+            key = (game_id, seats)
+            totals.sides[key] = (list(side_a), list(side_b))
+            totals.first_numbers[key] = first_number
+        for player, counts in alone:
+            line = totals.alone.get(player)
+            if line is None:
+                totals.alone[player] = list(counts)
+            else:
+                for index in range(_HAND_COUNTS):
+                    line[index] += counts[index]
         return totals
 
     def player_counts(self) -> dict[int, list[int]]:

@@ -19,7 +19,7 @@ from scoring import services as scoring_services
 from scoring.access import game_for_organiser
 from scoring.manage.forms import PlayoffSpotsForm
 from scoring.models import Game, Hand
-from scoring.selectors import game_counting_hands, season_snapshot_get
+from scoring.selectors import game_counting_hands, season_results_version, season_snapshot_get
 from scoring.standings import season_rules as season_ranking_rules
 from scoring.standings import season_set_standing_rules, season_standings_recompute
 
@@ -160,7 +160,7 @@ def game_settle(request, pk: int):
 def export_standings(request, pk: int):
     season = access.season_for_organiser(user=request.user, pk=pk)
     snapshot = season_snapshot_get(season=season)
-    if snapshot is None or snapshot.results_version < season.results_version:
+    if snapshot is None or snapshot.results_version < season_results_version(season_id=season.pk):
         snapshot = season_standings_recompute(season_id=season.pk) or season_snapshot_get(
             season=season
         )

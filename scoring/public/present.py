@@ -167,3 +167,25 @@ def race_columns(race: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
         }
         for line in race["lines"]
     }
+
+
+def projection_is_shown(race: Mapping[str, Any]) -> bool:
+    """Whether the standings show an individual season's projected ranks: whenever they were
+    worked out (a range is honest from the first night on: it is wide then)."""
+    return race.get("status") == "ok" and bool(race.get("projections"))
+
+
+def projection_columns(race: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    """Per player: the "Projected" cell ("3rd–7th"), the median, and the proven range when
+    every game left is known."""
+    from scoring.domain.projection import ordinal, rank_range_text
+
+    columns = {}
+    for line in race["projections"]:
+        best, worst = line["best_possible"], line["worst_possible"]
+        columns[line["id"]] = {
+            "text": line["projected"],
+            "median": ordinal(line["projected_median"]),
+            "proven": None if best is None else rank_range_text(best, worst),
+        }
+    return columns

@@ -96,8 +96,9 @@ def _standings_context(season: Season) -> dict:
     snapshot = selectors.season_snapshot_get(season=season)
     in_progress = _named(selectors.season_games_in_progress(season=season))
     rules = _rules(season)
-    is_pending = snapshot is None or snapshot.results_version < season.results_version
-    if snapshot is None and season.results_version == 0:
+    version = selectors.season_results_version(season_id=season.pk)
+    is_pending = snapshot is None or snapshot.results_version < version
+    if snapshot is None and version == 0:
         is_pending = False  # nothing played yet: nothing to wait for
     context = {
         "season": season,
@@ -110,6 +111,7 @@ def _standings_context(season: Season) -> dict:
         "chart": None,
         "chain": "",
         "race": None,
+        "projection": None,
     }
     if snapshot is not None:
         standings = snapshot.standings
@@ -124,6 +126,13 @@ def _standings_context(season: Season) -> dict:
             for row in context["rows"]:
                 row["race"] = columns.get(row["entrant"])
             context["race"] = {**race, "runs_text": f"{race['runs']:,}"}
+        elif snapshot.race_version == snapshot.results_version and present.projection_is_shown(
+            race
+        ):
+            columns = present.projection_columns(race)
+            for row in context["rows"]:
+                row["projected"] = columns.get(row["entrant"])
+            context["projection"] = {**race, "runs_text": f"{race['runs']:,}"}
         context["chart"] = season_chart(
             snapshot.nights,
             order=[row["entrant"] for row in standings["rows"]],

@@ -1,10 +1,17 @@
 """Services that write games and hands. They own the transactions; nothing else writes these rows.
 
 Every write follows the same pattern: lock the game row, read its counting hands, ask the scoring
-engine, write facts and derived points together, raise the season's ``results_version`` with
-``F()``, and after commit enqueue the standings recompute (and send ``game_finished`` when the game
-ended). Uniqueness lives in the database (one counting hand number per game, one client key per
-hand), so two captains at one table or a phone that retries can never record a hand twice.
+engine, write facts and derived points together, log the change (one ``ResultChange`` row, never
+a lock on the season's row), and after commit enqueue the standings recompute (and send
+``game_finished`` when the game ended). Uniqueness lives in the database (one counting hand
+number per game, one client key per hand), so two captains at one table or a phone that retries
+can never record a hand twice.
+
+Recording the next hand, the hot path, reads no hand: the game row keeps its running state (score,
+scored hands, last hand number, next dealer) and the engine folds the new hand into it
+(``game_state_after``). It first writes on the game as the caller read it, updating the row only
+if it still holds that state; anything else is decided again under the row lock. Undo and
+correct, rare, replay the counting hands and store the running state they give.
 
 The services by what they write:
 

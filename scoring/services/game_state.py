@@ -13,14 +13,13 @@ import dataclasses
 from collections.abc import Iterable
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from league.domain.rules import GameLength
 from league.domain.rules import Rulebook as RulebookRules
-from league.models import Rulebook, Season
-from scoring.domain.engine import GameState, HandScore, Outcome
-from scoring.models import Game, Hand
+from league.models import Rulebook
+from scoring.domain.engine import GameState, HandScore, Outcome, Side, next_dealer
+from scoring.models import Game, Hand, ResultChange
 from scoring.services.hand_facts import HandInput
 from scoring.signals import game_finished
 from scoring.standings import standings_recompute_soon
@@ -88,16 +87,95 @@ def _stored_score(hand: Hand) -> HandScore:
 
 def _lock_game(game_id: int) -> Game:
     """Lock the game row for the rest of the transaction (a no-op on SQLite, whose IMMEDIATE
-    transactions already serialise writers)."""
+    transactions already serialise writers), read with its season and rulebook. Not its players:
+    a write needs only their ids, and PostgreSQL took milliseconds to plan the join of seven
+    tables."""
     return (
         Game.objects.select_for_update(of=("self",))
-        .select_related("season__rulebook", "seat_0", "seat_1", "seat_2", "seat_3")
+        .select_related("season__rulebook")
         .get(pk=game_id)
     )
 
 
-def _apply_state(game: Game, state: GameState) -> list[str]:
-    """Copy the engine's game state onto the row; say what changed in the game's life."""
+_RELATIONS = ("season", "night", "team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3")
+
+
+def _lock_game_row(game: Game) -> Game:
+    """Lock the game row and read it again, alone (no join).
+
+    The related rows ``game`` already has loaded (its season and rulebook, seats, teams: the door
+    that found the game read them) are kept on the fresh row rather than read again. A rulebook
+    version is never edited; a season's change of rulebook re-derives every hand after it.
+    """
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    cache = game._state.fields_cache
+    for name in _RELATIONS:
+        related = cache.get(name)
+        if related is not None and related.pk == getattr(locked, f"{name}_id"):
+            locked._state.fields_cache[name] = related
+    return locked
+
+
+def running_state(game: Game) -> GameState:
+    """The engine's state of a game, from the running state kept on its row."""
+    finished = game.status == Game.Status.FINISHED
+    return GameState(
+        game.score_a,
+        game.score_b,
+        game.hands_played,
+        is_over=finished,
+        winner=Side(game.winner) if finished and game.winner else None,
+    )
+
+
+def _apply_running(game: Game, last_hand_number: int, next_dealer_seat: int | None) -> None:
+    """Set the last counting hand's number and the next dealer on the row (saved by
+    :func:`_apply_state`)."""
+    game.last_hand_number = last_hand_number
+    game.next_dealer_seat = next_dealer_seat if last_hand_number else None
+
+
+def _replayed_running(game: Game, hands: list[Hand]) -> None:
+    """The running numbers from a game's counting hands in order (undo and correct replay)."""
+    last = hands[-1] if hands else None
+    if last is None:
+        _apply_running(game, 0, None)
+    else:
+        _apply_running(game, last.number, next_dealer(last.dealer_seat, _stored_score(last)))
+
+
+RUNNING_FIELDS = (
+    "status",
+    "score_a",
+    "score_b",
+    "hands_played",
+    "last_hand_number",
+    "next_dealer_seat",
+    "is_final_score_only",
+)
+"""The columns of a game a hand write folds a new hand into."""
+
+
+class StaleGameError(Exception):
+    """The game row changed since it was read: a write made from that read must start again."""
+
+
+def _running_fields(game: Game) -> dict:
+    return {name: getattr(game, name) for name in RUNNING_FIELDS}
+
+
+def _apply_state(
+    game: Game,
+    state: GameState,
+    *,
+    has_hands: bool | None = None,
+    unless_changed_from: dict | None = None,
+) -> list[str]:
+    """Copy the engine's game state onto the row; say what changed in the game's life.
+    ``has_hands``: whether the game has any hand row at all (counting or not), when the caller
+    knows; else it is read. ``unless_changed_from``: the row's :data:`RUNNING_FIELDS` as the
+    state was computed from (the row unlocked): if the row no longer has them, nothing is written
+    and :class:`StaleGameError` is raised."""
     effects = []
     was_finished = game.status == Game.Status.FINISHED
     old_winner = game.winner
@@ -115,7 +193,7 @@ def _apply_state(game: Game, state: GameState) -> list[str]:
     else:
         game.status = (
             Game.Status.IN_PROGRESS
-            if state.hands_played or game.hands.exists()
+            if state.hands_played or (game.hands.exists() if has_hands is None else has_hands)
             else (Game.Status.SCHEDULED)
         )
         game.winner = ""
@@ -124,19 +202,26 @@ def _apply_state(game: Game, state: GameState) -> list[str]:
             game.confirmation = Game.Confirmation.PENDING
             game.dispute_reason = ""
             effects.append("reopened")
-    game.save(
-        update_fields=[
-            "score_a",
-            "score_b",
-            "hands_played",
-            "status",
-            "winner",
-            "finished_at",
-            "confirmation",
-            "dispute_reason",
-            "updated_at",
-        ]
-    )
+    fields = [
+        "score_a",
+        "score_b",
+        "hands_played",
+        "last_hand_number",
+        "next_dealer_seat",
+        "status",
+        "winner",
+        "finished_at",
+        "confirmation",
+        "dispute_reason",
+        "updated_at",
+    ]
+    if unless_changed_from is None:
+        game.save(update_fields=fields)
+        return effects
+    game.updated_at = timezone.now()
+    values = {name: getattr(game, name) for name in fields}
+    if not Game.objects.filter(pk=game.pk, **unless_changed_from).update(**values):
+        raise StaleGameError(game.pk)
     return effects
 
 
@@ -144,15 +229,26 @@ RESULT_CHANGES = ("finished", "winner_changed", "reopened")
 """Effects that change a game's final result: ``game_finished`` is sent for each of them."""
 
 
+def result_change_record(game: Game) -> None:
+    """Log that the game's results changed (a :class:`~scoring.models.ResultChange`, in the
+    caller's transaction) and, after commit, ask for the standings recompute that folds it.
+
+    An insert, not an update of the season's row: the tables of one season never queue on a
+    shared lock, and the change is pending exactly from the moment it is committed."""
+    ResultChange.objects.create(season_id=game.season_id, game_id=game.pk)
+    season_id = game.season_id
+    transaction.on_commit(lambda: enqueue_standings(season_id), robust=True)
+
+
 def _results_changed(game: Game, effects: Iterable[str]) -> None:
-    """Mark the season's results newer; after commit, recompute standings and announce a change of
-    the game's final result (it ended, its winner changed, or it was reopened by an undo).
+    """Log the change of the game's results (:func:`result_change_record`); after commit,
+    recompute standings and announce a change of the game's final result (it ended, its winner
+    changed, or it was reopened by an undo).
 
     The callbacks are robust: the hand is committed whatever they do, and a lost one is made good
     by the periodic sweeps (standings) and the receivers' own reconciliation (brackets)."""
-    Season.objects.filter(pk=game.season_id).update(results_version=F("results_version") + 1)
-    season_id, game_id = game.season_id, game.pk
-    transaction.on_commit(lambda: enqueue_standings(season_id), robust=True)
+    result_change_record(game)
+    game_id = game.pk
     for change in RESULT_CHANGES:
         if change in effects:
             transaction.on_commit(

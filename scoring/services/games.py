@@ -5,14 +5,19 @@ confirm or dispute the final score, settle a dispute, reissue its captain link, 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import F
 
 from league.audit import SYSTEM, actor_of, audit_record, game_picture
 from league.errors import ConflictError, DomainError
 from league.models import Player, Season, Team
 from scoring.domain.engine import GameState, final_score_check
 from scoring.models import Game, Hand, new_captain_token
-from scoring.services.game_state import _apply_state, _lock_game, _results_changed, game_rules
+from scoring.services.game_state import (
+    _apply_state,
+    _lock_game,
+    _results_changed,
+    game_rules,
+    result_change_record,
+)
 from scoring.services.hand_facts import HandInput
 from scoring.services.hands import hand_correct
 
@@ -212,5 +217,5 @@ def game_void(*, game: Game, reason: str, user=None) -> Game:
         game.void_reason = reason[:300]
         game.captain_token = new_captain_token()
         game.save(update_fields=["status", "void_reason", "captain_token", "updated_at"])
-        Season.objects.filter(pk=game.season_id).update(results_version=F("results_version") + 1)
+        result_change_record(game)
         return game

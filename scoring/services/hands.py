@@ -6,22 +6,37 @@ clear conflict, never a second hand (the database's uniqueness decides).
 
 from __future__ import annotations
 
+import copy
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from league.audit import actor_of, audit_record, hand_picture
 from league.errors import ConflictError, DomainError
-from scoring.domain.engine import Outcome, game_state, hand_summary, score_hand
+from scoring.domain.engine import (
+    Outcome,
+    game_state,
+    game_state_after,
+    hand_summary,
+    next_dealer,
+    score_hand,
+)
 from scoring.models import Game, Hand
 from scoring.selectors import game_counting_hands, game_next_dealer_seat
 from scoring.services.game_state import (
+    StaleGameError,
+    _apply_running,
     _apply_state,
     _create_hand,
     _lock_game,
+    _lock_game_row,
+    _replayed_running,
     _results_changed,
+    _running_fields,
     _signed_in,
     _stored_score,
     game_rules,
+    running_state,
 )
 from scoring.services.hand_facts import HandInput, HandResult, _engine_facts
 
@@ -54,9 +69,23 @@ def hand_record(
     recorded (``created`` false); with other facts it is a conflict. ``expected_number`` is the
     hand number the client believes it is entering: if another captain got there first, the
     answer is a conflict saying so, never a second hand.
+
+    The new hand is folded into the running state kept on the game row; no hand is read. First
+    on ``game`` as the caller read it (the door's read, unlocked): the hand is inserted and the
+    row updated only if it still holds the state the hand was folded into. If that read does not
+    plainly allow the hand (a conflict, a refusal, a retried key), or the row or the database
+    says otherwise, everything is decided again on the row read under lock. The key is looked up
+    only then (a key is unique, so the INSERT refuses a retry of a recorded hand).
     """
     if client_key is not None and not 1 <= len(client_key) <= 100:
         raise DomainError("the submission key must be 1 to 100 characters", field="client_key")
+    planned = _plan_on_read(game, data, expected_number)
+    if planned is not None:
+        try:
+            with transaction.atomic():
+                return _write(game, data, client_key, source, user, planned, as_read=True)
+        except (IntegrityError, StaleGameError):
+            pass  # the row moved since it was read, or the key or number is taken: under lock
     try:
         with transaction.atomic():
             return _hand_record(game, data, client_key, expected_number, source, user)
@@ -67,22 +96,76 @@ def hand_record(
             return _replay(existing, Game.objects.get(pk=game.pk), data)
         current = Game.objects.get(pk=game.pk)
         raise ConflictError(
-            f"hand {expected_number or current.hands.filter(status='active').count()} was "
+            f"hand {expected_number or current.last_hand_number} was "
             f"already entered; the score is A {current.score_a} – B {current.score_b}",
             code="hand_exists",
         ) from None
 
 
+def _plan_on_read(game: Game, data: HandInput, expected_number: int | None):
+    """``(number, dealer seat, score, state)`` of the next hand on the game as read, or ``None``
+    when that read does not plainly allow it (decided again under lock)."""
+    number = game.last_hand_number + 1
+    if (
+        game.is_final_score_only
+        or game.status == Game.Status.FINISHED
+        or expected_number not in (None, number)
+    ):
+        return None
+    rules = game_rules(game)
+    dealer_seat = game_next_dealer_seat(game=game)
+    try:
+        score = score_hand(rules, _engine_facts(game, data, dealer_seat))
+        state = game_state_after(rules, running_state(game), score)
+    except DomainError:
+        return None
+    return number, dealer_seat, score, state
+
+
+def _write(game, data, client_key, source, user, planned, *, as_read: bool) -> HandResult:
+    """Insert the planned hand and fold it into the game's row. ``as_read``: ``game`` was read
+    unlocked, so the row is updated only if it still holds what was read (else
+    :class:`StaleGameError`, and the transaction is rolled back)."""
+    number, dealer_seat, score, state = planned
+    game = copy.copy(game)  # the caller's object is left as it was read
+    read = _running_fields(game) if as_read else None
+    # The game row first, then the hand: every writer takes the row's lock before the hand's
+    # number, so a writer on the read and one under lock never wait on each other in a circle.
+    _apply_running(game, number, next_dealer(dealer_seat, score))
+    effects = _apply_state(game, state, has_hands=True, unless_changed_from=read)
+    hand = _create_hand(
+        game,
+        number,
+        data,
+        score,
+        dealer_seat=dealer_seat,
+        source=source,
+        entered_by=_signed_in(user),
+        client_key=client_key or None,
+    )
+    _results_changed(game, effects)
+    return HandResult(hand, game, True, score.summary, effects)
+
+
 def _hand_record(game, data, client_key, expected_number, source, user) -> HandResult:
-    game = _lock_game(game.pk)
-    if client_key:
-        existing = Hand.objects.filter(client_key=client_key).first()
-        if existing is not None:
-            return _replay(existing, game, data)
+    game = _lock_game_row(game)
+
+    def replayed() -> HandResult | None:
+        """A retry of a hand already recorded under this key, answered as it was."""
+        existing = Hand.objects.filter(client_key=client_key).first() if client_key else None
+        return None if existing is None else _replay(existing, game, data)
+
+    number = game.last_hand_number + 1
+    if (
+        game.is_final_score_only
+        or game.status == Game.Status.FINISHED
+        or (expected_number is not None and expected_number != number)
+    ):
+        answer = replayed()
+        if answer is not None:
+            return answer
     if game.is_final_score_only:
         raise ConflictError("this game was recorded by its final score alone", code="game_over")
-    hands = game_counting_hands(game=game)
-    number = len(hands) + 1
     if expected_number is not None and expected_number != number:
         if expected_number < number:
             message = (
@@ -98,22 +181,20 @@ def _hand_record(game, data, client_key, expected_number, source, user) -> HandR
             code="game_over",
         )
     rules = game_rules(game)
-    dealer_seat = game_next_dealer_seat(game=game, hands=hands)
-    score = score_hand(rules, _engine_facts(game, data, dealer_seat))
-    state = game_state(rules, [*map(_stored_score, hands), score])
-    hand = _create_hand(
-        game,
-        number,
-        data,
-        score,
-        dealer_seat=dealer_seat,
-        source=source,
-        entered_by=_signed_in(user),
-        client_key=client_key or None,
+    dealer_seat = game_next_dealer_seat(game=game)
+    try:
+        score = score_hand(rules, _engine_facts(game, data, dealer_seat))
+        state = game_state_after(rules, running_state(game), score)
+    except DomainError:
+        # A retry without a number is scored as the next hand (another dealer): answer it as
+        # the hand it repeats, if it does.
+        answer = replayed()
+        if answer is not None:
+            return answer
+        raise
+    return _write(
+        game, data, client_key, source, user, (number, dealer_seat, score, state), as_read=False
     )
-    effects = _apply_state(game, state)
-    _results_changed(game, effects)
-    return HandResult(hand, game, True, score.summary, effects)
 
 
 def _check_captain_may_change(game: Game, source: str) -> None:
@@ -151,7 +232,10 @@ def hand_undo(
         last.change_reason = reason.strip() or "undone"
         last.save(update_fields=["status", "changed_by", "changed_at", "change_reason"])
         rules = game_rules(game)
-        effects = _apply_state(game, game_state(rules, map(_stored_score, hands[:-1])))
+        _replayed_running(game, hands[:-1])
+        effects = _apply_state(
+            game, game_state(rules, map(_stored_score, hands[:-1])), has_hands=True
+        )
         _results_changed(game, effects)
         audit_record(
             league=game.season.league_id,
@@ -211,7 +295,8 @@ def hand_correct(
         )
         old.replaced_by = new
         old.save(update_fields=["replaced_by"])
-        effects = _apply_state(game, state)
+        _replayed_running(game, [new if hand.number == number else hand for hand in hands])
+        effects = _apply_state(game, state, has_hands=True)
         _results_changed(game, effects)
         audit_record(
             league=game.season.league_id,

@@ -20,6 +20,7 @@ from scoring.models import Game, Hand
 from scoring.services.game_state import (
     _apply_state,
     _lock_game,
+    _replayed_running,
     _results_changed,
     _signed_in,
     _stored_score,
@@ -73,7 +74,9 @@ def season_rederive_points(*, season_id: int) -> int:
                 hand.rulebook_id = season.rulebook_id
                 hand.save(update_fields=["outcome", "points_a", "points_b", "rulebook"])
                 refreshed += 1
-            counting = [_stored_score(hand) for hand in hands if hand.status == Hand.Status.ACTIVE]
+            active = [hand for hand in hands if hand.status == Hand.Status.ACTIVE]
+            counting = [_stored_score(hand) for hand in active]
+            _replayed_running(game, active)
             state = _lenient_state(
                 rules, counting, was_finished=game.status == Game.Status.FINISHED
             )

@@ -125,6 +125,7 @@ def test_a_new_snapshot_asks_for_the_race_once_on_commit(
 def test_the_job_runs_after_a_recompute_and_stores_the_race(
     season, django_capture_on_commit_callbacks
 ):
+    season.refresh_from_db()
     Season.objects.filter(pk=season.pk).update(results_version=season.results_version + 5)
     with django_capture_on_commit_callbacks(execute=True):
         season_standings_recompute(season_id=season.pk)
@@ -171,3 +172,113 @@ def test_playoff_spots_go_through_the_standing_rules_api(league, organiser_api):
     assert refused.status_code == 400
     season.refresh_from_db()
     assert season.standing_rules["playoff_spots"] == 3
+
+
+def test_an_individual_season_projects_each_players_final_rank(league, api):
+    from scoring.domain.projection import rank_range_text
+    from tests.factories import individual_season
+
+    season, players = individual_season(league)
+    season_standings_recompute(season_id=season.pk)
+    race = season_race_compute(season_id=season.pk)
+    assert (race["status"], race["kind"], race["proven"]) == ("ok", "individual", False)
+    assert (race["nights_left"], race["rounds_per_night"], race["games_left"]) == (1, 2, 0)
+    assert (race["runs"], race["lines"], race["stakes"]) == (2_000, [], [])
+    projections = {line["id"]: line for line in race["projections"]}
+    assert set(projections) == {player.pk for player in players.values()}
+    for line in race["projections"]:
+        assert 1 <= line["projected_low"] <= line["projected_median"] <= line["projected_high"]
+        assert line["projected"] == rank_range_text(line["projected_low"], line["projected_high"])
+        assert line["best_possible"] is None and line["worst_possible"] is None
+        # Everyone played the one night, so everyone plays both rounds of the next.
+        assert line["games_left"] == 2
+    leader, last = projections[players[1].pk], projections[players[6].pk]
+    assert leader["projected_low"] == 1 and last["projected_high"] == 8
+    assert leader["projected_median"] < last["projected_median"]
+    # Seeded by the season and its results: computed again, the same projection.
+    again = season_race_compute(season_id=season.pk, force=True)
+    assert again["projections"] == race["projections"]
+
+    body = api.get(f"/api/v1/seasons/{season.pk}/race/").json()
+    assert (body["status"], body["kind"], body["is_current"]) == ("ok", "individual", True)
+    assert (body["nights_left"], body["rounds_per_night"]) == (1, 2)
+    assert body["projections"] == race["projections"]
+
+
+def test_a_season_over_but_for_a_seated_game_proves_the_bounds(league, api):
+    from tests.factories import individual_season
+
+    season, players = individual_season(league, ended=True)
+    season_standings_recompute(season_id=season.pk)
+    race = season_race_compute(season_id=season.pk)
+    assert (race["proven"], race["nights_left"], race["games_left"]) == (True, 0, 1)
+    bounds = {
+        line["id"]: (line["best_possible"], line["worst_possible"]) for line in race["projections"]
+    }
+    number = {player.pk: n for n, player in players.items()}
+    by_number = {number[pk]: bound for pk, bound in bounds.items()}
+    # Player 1 (2 wins, 3 at most) trails nobody for sure and leads the five who cannot pass 1.
+    assert by_number[1] == (1, 3)
+    # Player 7 (2 wins, no game left) can be passed by 1 only, and leads the same five.
+    assert by_number[7] == (1, 3)
+    # Player 6 (no win, one game left: one at most) trails for sure the two on two wins.
+    assert by_number[6] == (3, 8)
+    for line in race["projections"]:
+        assert line["best_possible"] <= line["projected_low"] <= line["projected_high"]
+        assert line["projected_high"] <= line["worst_possible"]
+    body = api.get(f"/api/v1/seasons/{season.pk}/race/").json()
+    assert body["projections"][0]["best_possible"] == race["projections"][0]["best_possible"]
+
+
+def test_the_projections_are_in_the_schema(api):
+    schema = api.get("/api/schema/?format=json").json()
+    operation = schema["paths"]["/api/v1/seasons/{id}/race/"]["get"]
+    ref = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    race = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert {"kind", "nights_left", "rounds_per_night", "projections"} <= set(race["properties"])
+    line_ref = race["properties"]["projections"]["items"]["$ref"]
+    line = schema["components"]["schemas"][line_ref.rsplit("/", 1)[1]]
+    assert {
+        "projected_low",
+        "projected_median",
+        "projected_high",
+        "projected",
+        "best_possible",
+        "worst_possible",
+    } <= set(line["required"])
+
+
+def test_the_command_prints_a_progress_line_for_projected_ranks(league, capsys):
+    from tests.factories import individual_season
+
+    season, _players = individual_season(league)
+    season_standings_recompute(season_id=season.pk)
+    call_command("compute_race", season=season.pk, runs=300)
+    out = capsys.readouterr().out
+    assert out.startswith(
+        f"season {season.pk}: 8 players, 1 night and 0 seated games left, 300 runs in "
+    )
+    assert StandingSnapshot.objects.get(season=season).race["runs"] == 300
+
+
+def test_a_night_under_way_adds_its_seated_games_and_its_rounds_not_started(league):
+    from league.models import Night
+    from tests.factories import GameFactory, individual_season
+
+    season, players = individual_season(league)
+    tonight = Night.objects.get(season=season, status=Night.Status.PLANNED)
+    Night.objects.filter(pk=tonight.pk).update(status=Night.Status.PLAYING)
+    for table_number, seats in enumerate(((1, 3, 5, 7), (2, 4, 6, 8)), start=1):
+        GameFactory(
+            season=season,
+            night=tonight,
+            round_number=1,
+            table_number=table_number,
+            **{f"seat_{seat}": players[n] for seat, n in enumerate(seats)},
+        )
+    season_standings_recompute(season_id=season.pk)
+    race = season_race_compute(season_id=season.pk)
+    # Round 1 is seated (two games); round 2 of the two a night has is not started yet.
+    assert (race["nights_left"], race["games_left"], race["proven"]) == (0, 2, False)
+    for line in race["projections"]:
+        assert line["games_left"] == 2  # the seated game and one more round, for all eight

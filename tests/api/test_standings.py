@@ -88,6 +88,40 @@ def test_recompute_is_idempotent_and_never_goes_back(league):
     assert StandingSnapshot.objects.get(season=season).results_version == 10_000
 
 
+def test_a_recompute_overtaken_by_another_fold_writes_nothing_and_asks_again(
+    league, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Two recomputes of one season at once: the one whose read was overtaken by the other's fold
+    (or by a rules change) leaves the changes pending and asks for another run."""
+    from scoring import standings
+    from scoring.models import ResultChange
+
+    season, (first, second, _third) = team_season(league)
+    win(team_game(season, first, second))
+    pending = ResultChange.objects.filter(season=season).count()
+    assert pending > 0
+    compute = standings.snapshot_values
+
+    def overtaken(season_, *args, **kwargs):
+        Season.objects.filter(pk=season_.pk).update(results_version=7)  # another run's fold
+        return compute(season_, *args, **kwargs)
+
+    monkeypatch.setattr(standings, "snapshot_values", overtaken)
+    asked = []
+    monkeypatch.setattr(standings, "standings_recompute_soon", asked.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert season_standings_recompute(season_id=season.pk) is None
+    assert asked == [season.pk]
+    assert not StandingSnapshot.objects.filter(season=season).exists()
+    assert ResultChange.objects.filter(season=season).count() == pending
+    monkeypatch.setattr(standings, "snapshot_values", compute)
+    # (the simulated fold ran inside the overtaken run's transaction, rolled back with it)
+    folded = Season.objects.get(pk=season.pk).results_version
+    snapshot = season_standings_recompute(season_id=season.pk)
+    assert snapshot.results_version == folded + pending
+    assert not ResultChange.objects.filter(season=season).exists()
+
+
 def test_no_standings_yet_is_a_clear_404(api, league):
     season, _teams = team_season(league)
     response = api.get(f"/api/v1/seasons/{season.pk}/standings/")

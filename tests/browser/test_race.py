@@ -59,3 +59,36 @@ def test_the_standings_show_the_race_on_a_phone(page, live_server, organiser, sh
     expect(playoffs("Clubs")).to_have_text("\N{CHECK MARK} Clinched")
     expect(playoffs("Bowers")).to_have_text("Out")
     shot(page, "after")
+
+
+def test_an_individual_season_shows_projected_ranks_on_a_phone(page, live_server, league, shot):
+    """An individual season with a night to come: each player's row shows the projected range
+    of final ranks ("1st–3rd"), the leader's starts at 1st, nothing scrolls sideways, and the page
+    passes axe-core."""
+    from scoring.domain.projection import rank_range_text
+    from scoring.race import season_race_compute
+    from tests.browser.conftest import assert_accessible
+    from tests.factories import individual_season
+
+    cache.clear()
+    season, players = individual_season(league)
+    call_command("recompute_standings", season=season.pk)
+    call_command("compute_race", season=season.pk)
+    race = season_race_compute(season_id=season.pk, force=True)  # what the page shows, again
+    expected = {line["id"]: line for line in race["projections"]}
+
+    page.goto(f"{live_server.url}/l/{league.slug}/s/{season.pk}/")
+    table = page.locator("#standings table")
+    expect(table.locator("thead")).to_contain_text("Projected")
+    expect(table.locator("thead th", has_text="Playoffs")).to_have_count(0)
+    for player in players.values():
+        line = expected[player.pk]
+        cell = table.locator(f"tbody tr[data-entrant='{player.pk}'] [data-column=projected]")
+        expect(cell).to_have_text(rank_range_text(line["projected_low"], line["projected_high"]))
+    leader = table.locator(f"tbody tr[data-entrant='{players[1].pk}'] [data-column=projected]")
+    assert leader.inner_text().startswith("1st")
+    expect(page.locator(".race-note")).to_contain_text("2,000 simulated seasons")
+    expect(table.locator("thead th", has_text="Pts")).to_be_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "individual")
+    assert_accessible(page)

@@ -260,7 +260,7 @@ def test_web_runs_the_images_gunicorn_and_publishes_8000():
     assert web["command"] == GUNICORN
     assert exec_form(instruction("CMD")[-1]) == GUNICORN
     assert web["ports"] == ["${WEB_PUBLISH:-127.0.0.1:8000}:8000"]
-    assert web["environment"]["WEB_CONCURRENCY"] == "${WEB_CONCURRENCY:-3}"
+    assert web["environment"]["WEB_CONCURRENCY"] == "${WEB_CONCURRENCY:-4}"
 
 
 def test_app_services_share_one_image_and_restart():
@@ -506,7 +506,7 @@ def test_dockerfile_base_install_and_port():
     assert instruction("WORKDIR") == ["/app"]
     assert instruction("EXPOSE") == ["8000"]
     env = " ".join(instruction("ENV"))
-    assert "WEB_CONCURRENCY=3" in env and "DJANGO_SETTINGS_MODULE=config.settings" in env
+    assert "WEB_CONCURRENCY=4" in env and "DJANGO_SETTINGS_MODULE=config.settings" in env
 
 
 def test_dockerignore_keeps_secrets_and_local_state_out():

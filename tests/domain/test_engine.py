@@ -16,6 +16,7 @@ from league.domain.rules import (
 )
 from league.errors import DomainError
 from scoring.domain.engine import (
+    GAME_START,
     GameState,
     HandFacts,
     HandScore,
@@ -23,6 +24,7 @@ from scoring.domain.engine import (
     Side,
     final_score_check,
     game_state,
+    game_state_after,
     next_dealer,
     score_hand,
 )
@@ -405,3 +407,53 @@ def test_game_state_equals_sum_until_the_end(hands, slug):
         assert state.score_b == sum(score.points_b for score in scores)
         if state.is_over:
             break
+
+
+def _reference_state(rulebook: Rulebook, scores: list[HandScore]) -> GameState | None:
+    """The game's state by its definition, from sums over the whole list: ``None`` when a hand
+    came after the game was over (the engine refuses it)."""
+
+    def over(prefix):
+        points_a = sum(score.points_a for score in prefix)
+        points_b = sum(score.points_b for score in prefix)
+        played = sum(score.is_scored for score in prefix)
+        if rulebook.game_length is GameLength.HANDS:
+            return points_a, points_b, played, played >= rulebook.hands_per_game
+        return points_a, points_b, played, max(points_a, points_b) >= rulebook.target_score
+
+    if any(over(scores[:end])[3] for end in range(len(scores))):
+        return None
+    points_a, points_b, played, is_over = over(scores)
+    winner = None
+    if is_over and points_a != points_b:
+        winner = A if points_a > points_b else B
+    return GameState(points_a, points_b, played, is_over, winner)
+
+
+no_score = st.sampled_from(
+    [HandScore(Outcome.MISDEAL, 0, 0, ""), HandScore(Outcome.THROWN_IN, 0, 0, "")]
+)
+played_score = st.builds(
+    lambda side, points: _made(side, points), st.sampled_from([A, B]), st.integers(-2, 4)
+)
+short_rulebooks = st.one_of(
+    st.builds(Rulebook, target_score=st.integers(1, 12)),
+    st.builds(Rulebook, game_length=st.just(GameLength.HANDS), hands_per_game=st.integers(1, 8)),
+)
+
+
+@given(short_rulebooks, st.lists(st.one_of(played_score, no_score), max_size=20))
+def test_folding_each_hand_into_the_running_state_equals_the_whole_game(rulebook, scores):
+    """What a hand write does (``game_state_after`` on the state kept on the game row) gives the
+    state of the whole list of hands by its definition, and refuses the hand after the end."""
+    state = GAME_START
+    for end, score in enumerate(scores, start=1):
+        expected = _reference_state(rulebook, scores[:end])
+        if expected is None:
+            with pytest.raises(DomainError, match="already over"):
+                game_state_after(rulebook, state, score)
+            return
+        state = game_state_after(rulebook, state, score)
+        assert state == expected
+        assert game_state(rulebook, scores[:end]) == expected
+    assert state == (_reference_state(rulebook, scores) if scores else GAME_START)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from league.errors import DomainError
@@ -136,3 +138,65 @@ def test_ratings_are_json_able():
         "losses",
         "draws",
     }
+
+
+def _openskill_reference(games, settings=None):
+    """The ratings as openskill's own ``rate`` gives them, game by game in played order (the
+    way :func:`compute_ratings` worked before it did the arithmetic itself)."""
+    from scoring.domain.ratings import MODELS, ORDINAL_Z
+
+    settings = settings or RatingSettings()
+    model = MODELS[settings.model](
+        mu=settings.mu, sigma=settings.sigma, beta=settings.beta, tau=settings.tau
+    )
+    ratings, results = {}, {}
+    for one in sorted(games, key=lambda g: (g.played_order, g.game_id)):
+        sides = (one.players("A"), one.players("B"))
+        for player in (*sides[0], *sides[1]):
+            if player not in ratings:
+                ratings[player], results[player] = model.rating(), [0, 0, 0]
+        ranks = [1, 1] if one.winner is None else [1, 2] if one.winner == "A" else [2, 1]
+        rated = model.rate([[ratings[p] for p in side] for side in sides], ranks=ranks)
+        for side, team, rank, other in zip(sides, rated, ranks, ranks[::-1], strict=True):
+            for player, rating in zip(side, team, strict=True):
+                ratings[player] = rating
+                results[player][2 if rank == other else 0 if rank < other else 1] += 1
+    return {
+        player: (rating.mu, rating.sigma, rating.ordinal(z=ORDINAL_Z), *results[player])
+        for player, rating in ratings.items()
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.integers(1, 9), min_size=4, max_size=4, unique=True),
+            st.sampled_from(["A", "B", None]),
+        ),
+        max_size=40,
+    ),
+    st.sampled_from(["plackett_luce", "bradley_terry_full", "thurstone_mosteller_part"]),
+)
+def test_ratings_are_openskills_to_the_last_bit(played, model):
+    """The season's own arithmetic (``_plackett_luce``) gives exactly openskill's floats, over
+    any games in any order, draws included; other models go through openskill itself."""
+    games = [
+        GameRecord(
+            game_id=number,
+            side_a=(seats[0], seats[2]),
+            side_b=(seats[1], seats[3]),
+            points_a=10 if winner == "A" else 5,
+            points_b=10 if winner == "B" else 5,
+            winner=winner,
+            played_order=(number * 7) % 5,
+        )
+        for number, (seats, winner) in enumerate(played)
+    ]
+    settings_ = RatingSettings(model=model)
+    expected = _openskill_reference(games, settings_)
+    got = {
+        r.player_id: (r.mu, r.sigma, r.ordinal, r.wins, r.losses, r.draws)
+        for r in compute_ratings(games, settings_)
+    }
+    assert got == expected

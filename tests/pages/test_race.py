@@ -112,3 +112,38 @@ def test_only_the_league_organisers_set_the_playoff_spots(client, league):
     assert response.status_code in (302, 403, 404)
     season.refresh_from_db()
     assert season.standing_rules["playoff_spots"] == 2
+
+
+def test_an_individual_seasons_standings_show_each_players_projected_range(client, league):
+    from scoring.domain.projection import rank_range_text
+    from tests.factories import individual_season
+
+    season, _players = individual_season(league)
+    season_standings_recompute(season_id=season.pk)
+    html = client.get(f"/l/{season.league.slug}/s/{season.pk}/").content.decode()
+    assert "Projected" not in html  # not worked out yet
+    race = season_race_compute(season_id=season.pk)
+    cache.clear()
+    html = client.get(f"/l/{season.league.slug}/s/{season.pk}/").content.decode()
+    assert '<th scope="col" class="num race">Projected</th>' in html
+    assert "Playoffs" not in html
+    for line in race["projections"]:
+        row = row_of(html, line["name"])
+        text = rank_range_text(line["projected_low"], line["projected_high"])
+        assert f'data-column="projected"><span class="range">{text}</span>' in row
+        assert "proven" not in row
+    assert "2,000 simulated seasons (1 night left of 2 rounds" in html
+    assert "no rank is proven" in html
+    assert " style=" not in html and "<script>" not in html
+
+
+def test_a_season_over_shows_the_proven_ranks(client, league):
+    from tests.factories import individual_season
+
+    season, _players = individual_season(league, ended=True)
+    season_standings_recompute(season_id=season.pk)
+    season_race_compute(season_id=season.pk)
+    html = client.get(f"/l/{season.league.slug}/s/{season.pk}/").content.decode()
+    assert '<small class="proven">proven 1st\N{EN DASH}3rd</small>' in row_of(html, "Player 1")
+    assert "the 1 game already seated" in html
+    assert "the best and worst possible ranks are proven" in html

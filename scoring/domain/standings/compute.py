@@ -5,11 +5,11 @@ its reason. The words are defined in :mod:`scoring.domain.standings`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from scoring.domain.standings.games import Bye, GameRecord
-from scoring.domain.standings.records import _entries, _fold
+from scoring.domain.standings.records import _entries, _fold, _Record
 from scoring.domain.standings.rows import StandingRow, Standings
 from scoring.domain.standings.rules import SeasonRules
 from scoring.domain.standings.tiebreaks import _Ranker
@@ -29,12 +29,30 @@ def compute_standings(
     ``names`` maps entrant ids to the names reasons use. The result does not depend on the order
     of ``games``, ``byes`` or ``entrants``.
     """
-    names = names or {}
     entries = _entries(games, byes, rules)
     for entrant in entrants:
         entries.setdefault(entrant, [])
     records = {entrant: _fold(entry_list, rules) for entrant, entry_list in entries.items()}
-    ranker = _Ranker(records, rules, names)
+    return _rank(_Ranker(records, rules, names or {}), rules)
+
+
+def rank_records(
+    records: dict[int, _Record],
+    rules: SeasonRules,
+    *,
+    names: Mapping[int, str],
+    buchholz: Mapping[int, float],
+    results_against: Callable[[int], Mapping[int, list[int]]],
+) -> Standings:
+    """Rank entrants whose records are already folded (by running totals, which keep each
+    entrant's Buchholz and results against each opponent rather than its meetings), exactly as
+    :func:`compute_standings` ranks the games they were folded from."""
+    ranker = _Ranker(records, rules, names, buchholz=buchholz, results_against=results_against)
+    return _rank(ranker, rules)
+
+
+def _rank(ranker: _Ranker, rules: SeasonRules) -> Standings:
+    records = ranker.records
 
     qualified = sorted(e for e, r in records.items() if r.games_in_season >= rules.min_games)
     unqualified = sorted(e for e, r in records.items() if r.games_in_season < rules.min_games)

@@ -5,7 +5,7 @@ reason) and the season's :class:`Standings`, both to and from the JSON a snapsho
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 
@@ -49,7 +49,8 @@ class StandingRow:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (tuples become lists)."""
-        row = asdict(self)
+        row = {name: getattr(self, name) for name in _ROW_FIELDS}  # asdict, without deep copies
+        row["tiebreaks"] = dict(self.tiebreaks)
         row["nights_counted"] = list(self.nights_counted)
         row["nights_dropped"] = list(self.nights_dropped)
         return row
@@ -61,6 +62,9 @@ class StandingRow:
         values["nights_dropped"] = tuple(values["nights_dropped"])
         values["tiebreaks"] = dict(values["tiebreaks"])
         return cls(**values)
+
+
+_ROW_FIELDS = tuple(f.name for f in fields(StandingRow))
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -73,16 +73,46 @@ class _HeadToHead:
         return peeled < len(self.beat)
 
 
-class _Ranker:
-    """Orders a group of entrants by the chain, remembering why each one sits where it does."""
+def _results_from_meetings(record: _Record) -> dict[int, list[int]]:
+    """An entrant's ``[wins, losses, draws]`` against each opponent, counted from its meetings
+    (each opponent of a meeting counts once per game)."""
+    results: dict[int, list[int]] = {}
+    for opponents, result in record.meetings:
+        index = 0 if result == 1.0 else 1 if result == 0.0 else 2
+        for opponent in opponents:
+            line = results.get(opponent)
+            if line is None:
+                line = results[opponent] = [0, 0, 0]
+            line[index] += 1
+    return results
 
-    def __init__(self, records: dict[int, _Record], rules: SeasonRules, names: Mapping[int, str]):
+
+class _Ranker:
+    """Orders a group of entrants by the chain, remembering why each one sits where it does.
+
+    ``buchholz`` and ``results_against`` (an entrant's ``[wins, losses, draws]`` against each
+    opponent) are worked out from the records' meetings unless given, e.g. by running totals
+    that keep them (:mod:`scoring.domain.season_totals`)."""
+
+    def __init__(
+        self,
+        records: dict[int, _Record],
+        rules: SeasonRules,
+        names: Mapping[int, str],
+        *,
+        buchholz: Mapping[int, float] | None = None,
+        results_against: Callable[[int], Mapping[int, list[int]]] | None = None,
+    ):
         self.records = records
         self.rules = rules
         self.names = names
         self.chain = rules.chain
-        buchholz = _buchholz(records)
+        if buchholz is None:
+            buchholz = _buchholz(records)
         self.buchholz = buchholz
+        self.results_against = results_against or (
+            lambda entrant: _results_from_meetings(records[entrant])
+        )
         self.values: dict[str, dict[int, Any]] = {
             "win_pct": {e: r.win_pct for e, r in records.items()},
             "wins": {e: r.wins for e, r in records.items()},
@@ -95,6 +125,16 @@ class _Ranker:
             "coin_flip": {e: coin_flip_draw(rules.coin_flip_seed, e) for e in records},
         }
         self.head_to_head_shown: dict[int, str] = {}
+        prefetch = getattr(self.results_against, "prefetch", None)
+        if prefetch is not None and "head_to_head" in self.chain:
+            # A lookup that reads on demand reads at once every entrant head-to-head may be
+            # asked about: those level with another on every measure before it.
+            before = self.chain[: self.chain.index("head_to_head")]
+            level: dict[tuple, list[int]] = defaultdict(list)
+            for entrant in records:
+                key = tuple(round(self.values[m][entrant], _PRECISION) for m in before)
+                level[key].append(entrant)
+            prefetch([e for group in level.values() if len(group) > 1 for e in group])
 
     def name(self, entrant: int) -> str:
         return self.names.get(entrant, f"#{entrant}")
@@ -103,6 +143,9 @@ class _Ranker:
         return _name_list([self.name(e) for e in group])
 
     def head_to_head(self, group: list[int]) -> _HeadToHead:
+        prefetch = getattr(self.results_against, "prefetch", None)
+        if prefetch is not None:  # a lookup that reads on demand reads the group at once
+            prefetch(group)
         members = set(group)
         wins = dict.fromkeys(group, 0)
         losses = dict.fromkeys(group, 0)
@@ -110,19 +153,15 @@ class _Ranker:
         net: dict[tuple[int, int], float] = defaultdict(float)
         met = False
         for entrant in group:
-            for opponents, result in self.records[entrant].meetings:
-                for opponent in opponents:
-                    if opponent not in members:
-                        continue
-                    met = True
-                    if result == 1.0:
-                        wins[entrant] += 1
-                        net[entrant, opponent] += 1
-                    elif result == 0.0:
-                        losses[entrant] += 1
-                        net[entrant, opponent] -= 1
-                    else:
-                        draws[entrant] += 1
+            for opponent, (won, lost, drawn) in self.results_against(entrant).items():
+                if opponent not in members or not won + lost + drawn:
+                    continue
+                met = True
+                wins[entrant] += won
+                losses[entrant] += lost
+                draws[entrant] += drawn
+                if won or lost:
+                    net[entrant, opponent] += won - lost
         beat: dict[int, set[int]] = {e: set() for e in group}
         for (winner, loser), margin in net.items():
             if margin > 0:

@@ -3,7 +3,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from league.models import Season
-from scoring.domain.race import DEFAULT_RUNS
 from scoring.models import StandingSnapshot
 from scoring.race import season_race_compute
 
@@ -21,11 +20,14 @@ class Command(BaseCommand):
             "--force", action="store_true", help="compute even when the race is current"
         )
         parser.add_argument(
-            "--runs", type=int, default=DEFAULT_RUNS, help="simulated seasons for the odds"
+            "--runs",
+            type=int,
+            default=None,
+            help="simulated seasons (default: 10,000 for a race, 2,000 for projected ranks)",
         )
 
-    def handle(self, *args, season=None, all=False, force=False, runs=DEFAULT_RUNS, **options):
-        if runs < 1:
+    def handle(self, *args, season=None, all=False, force=False, runs=None, **options):
+        if runs is not None and runs < 1:
             raise CommandError("--runs must be at least 1")
         if season is not None:
             if not Season.objects.filter(pk=season).exists():

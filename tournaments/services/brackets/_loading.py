@@ -15,6 +15,7 @@ from tournaments.selectors.bracket_standings import (
     pool_tables,
 )
 from tournaments.selectors.bracket_structure import bracket_structure
+from tournaments.services.brackets import _rows
 
 MATCH_FIELDS = [
     "first_team",
@@ -88,7 +89,9 @@ class _Loaded:
 
 
 def _lock(bracket_id: int) -> Bracket:
-    return Bracket.objects.select_for_update().select_related("season__league").get(pk=bracket_id)
+    """The bracket, its row locked, with its season and league and ``team_count`` (its
+    entries) read in the same query."""
+    return _rows.lock_bracket(bracket_id)
 
 
 def _load(bracket: Bracket) -> _Loaded:

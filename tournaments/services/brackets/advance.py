@@ -16,10 +16,12 @@ from scoring.models import Game
 from tournaments.domain.brackets import BracketState, MatchState, MatchStatus, advance, play
 from tournaments.models import Bracket, BracketMatch, BracketMatchGame
 from tournaments.selectors.bracket_structure import bracket_structure
+from tournaments.services.brackets import _rows
 from tournaments.services.brackets._loading import IN_PLAY, MATCH_FIELDS, _load, _Loaded, _lock
 from tournaments.services.brackets.match_games import (
     _counting_links,
     _create_next_games,
+    _links,
     _reconcile_games,
     _team_names,
     _void,
@@ -99,14 +101,13 @@ def bracket_advance(*, game_id: int) -> Bracket | None:
     loser) moves on; a decided match its games no longer support is marked for review; the
     matches that became ready get their games. Idempotent, and the same whatever the ``change``
     was, so a repeated or lost signal does no harm."""
-    link = (
-        BracketMatchGame.objects.filter(game_id=game_id, status=BracketMatchGame.Status.COUNTING)
-        .values("match__bracket_id", "match__code")
-        .first()
-    )
-    if link is None:
-        return None
-    return _reconcile(link["match__bracket_id"], {link["match__code"]}, replay=False)
+    with transaction.atomic():
+        locked = _rows.lock_bracket_of_game(game_id)  # the link read and the lock in one query
+        if locked is None:
+            return None
+        bracket, code = locked
+        _reconcile_locked(bracket, {code}, replay=False)
+    return bracket
 
 
 def _reconcile(bracket_id: int, check: Collection[str], *, replay: bool = True) -> Bracket:
@@ -115,11 +116,16 @@ def _reconcile(bracket_id: int, check: Collection[str], *, replay: bool = True) 
     falling back to the replay where that path does not apply."""
     with transaction.atomic():
         bracket = _lock(bracket_id)
-        if bracket.status == Bracket.Status.DRAFT:
-            return bracket
-        if replay or len(check) != 1 or not _advance(bracket, next(iter(check))):
-            _sync(_load(bracket), check=check)
+        _reconcile_locked(bracket, check, replay=replay)
     return bracket
+
+
+def _reconcile_locked(bracket: Bracket, check: Collection[str], *, replay: bool) -> None:
+    """``_reconcile`` of a bracket already locked."""
+    if bracket.status == Bracket.Status.DRAFT:
+        return
+    if replay or len(check) != 1 or not _advance(bracket, next(iter(check))):
+        _sync(_load(bracket), check=check)
 
 
 def _advance(bracket: Bracket, code: str) -> bool:
@@ -132,15 +138,14 @@ def _advance(bracket: Bracket, code: str) -> bool:
     pool match (its pool's ranking may fill the knockout), a bracket with a withdrawn team
     (forfeits), a match neither ready nor decided, or stored states that a replay must repair.
     The sweep (``bracket_sweep``) still replays, and repairs whatever this path could miss."""
-    entries = bracket.entries
-    structure = bracket_structure(bracket)
+    structure = bracket_structure(bracket, bracket.team_count)
     if structure is None or code not in structure.by_code or structure.by_code[code].pool:
         return False
     codes = [code, *structure.downstream[code]]
     rows = {
         row.code: row
-        for row in bracket.matches.filter(code__in=codes).only(
-            "bracket_id", "code", "order", "round", *MATCH_FIELDS
+        for row in _rows.matches(
+            bracket.pk, codes, ("bracket_id", "code", "order", "round", *MATCH_FIELDS)
         )
     }
     match = rows.get(code)
@@ -151,11 +156,7 @@ def _advance(bracket: Bracket, code: str) -> bool:
     team_ids = {
         team_id for row in rows.values() for team_id in (row.first_team_id, row.second_team_id)
     } - {None}
-    known = list(  # the teams of these matches, and any team withdrawn
-        entries.filter(Q(team_id__in=team_ids) | Q(withdrawn_at__isnull=False)).select_related(
-            "team__player_one", "team__player_two"
-        )
-    )
+    known = _rows.entries_with_teams(bracket.pk, team_ids)  # and any team withdrawn
     if any(entry.is_withdrawn for entry in known):
         return False
     loaded = _Loaded(bracket, structure, known, {code: match})
@@ -167,7 +168,8 @@ def _advance(bracket: Bracket, code: str) -> bool:
         )
         for row in rows.values()
     }
-    touched = _reconcile_games(loaded, {code})
+    links = _links(rows.values())  # read once, for the match and those it feeds
+    touched = _reconcile_games(loaded, {code}, links)
     changed = [match] if touched else []
     ready = [match] if match.status == BracketMatch.Status.READY else []
     open_after = bool(ready)  # a match still to play here: the bracket is not complete
@@ -191,16 +193,13 @@ def _advance(bracket: Bracket, code: str) -> bool:
                 ready.append(row)
             open_after = open_after or state.status in (MatchStatus.READY, MatchStatus.WAITING)
     for row in changed:  # a few rows: plain UPDATEs cost less than a bulk one
-        fields = (BracketMatch._meta.get_field(name) for name in MATCH_FIELDS)
-        BracketMatch.objects.filter(pk=row.pk).update(
-            **{field.name: getattr(row, field.attname) for field in fields}
-        )
+        _rows.update_match(row, MATCH_FIELDS)
     decided = match.status == BracketMatch.Status.DECIDED
     if decided and not match.needs_review and match.pk in loaded.in_play:  # a stray game
         names = _team_names(loaded)
         stray = [link for link in _counting_links([match]) if link.game.status in IN_PLAY]
         _void(stray, f"not needed: {names[match.winner_id]} already won {code}")
-    _create_next_games(loaded, ready)
+    _create_next_games(loaded, ready, links)  # their links unchanged since read
     if (
         was_ready
         and not open_after

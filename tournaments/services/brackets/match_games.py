@@ -13,6 +13,7 @@ from league.errors import ConflictError
 from scoring import services as scoring_services
 from scoring.models import Game
 from tournaments.models import BracketMatch, BracketMatchGame
+from tournaments.services.brackets import _rows
 from tournaments.services.brackets._loading import IN_PLAY, _Loaded
 
 
@@ -28,12 +29,15 @@ def _void(links: Sequence[BracketMatchGame], reason: str, user=None) -> None:
     BracketMatchGame.objects.bulk_update(links, ["status", "voided_reason"])
 
 
-def _reconcile_games(loaded: _Loaded, check: Collection[str] = ()) -> set[str]:
+def _reconcile_games(
+    loaded: _Loaded, check: Collection[str] = (), links: list[tuple] | None = None
+) -> set[str]:
     """Read results from the games: decide every ready match a team has won (enough finished
     counting games), and check the matches in ``check`` decided by their games: one the games no
     longer support is marked as needing review (with the reason), one they support again is
     cleared. Changes the matches in memory (and notes in ``loaded.in_play`` those of the matches
-    read that have a counting game in play); returns the codes changed."""
+    read that have a counting game in play); returns the codes changed. ``links``: their game
+    links as ``_links`` reads them, if already read (those of other matches are passed over)."""
     matches = [
         match
         for match in loaded.matches.values()
@@ -48,16 +52,18 @@ def _reconcile_games(loaded: _Loaded, check: Collection[str] = ()) -> set[str]:
         return set()
     wins: dict[int, Counter[int]] = {match.pk: Counter() for match in matches}
     reopened: dict[int, list[int]] = {}
-    for row in BracketMatchGame.objects.filter(
-        match__in=[match.pk for match in matches], status=BracketMatchGame.Status.COUNTING
-    ).values("match_id", "number", "game__status", "game__winner", "game__hands_played"):
-        if row["game__status"] == Game.Status.FINISHED and row["game__winner"]:
-            side = 0 if row["game__winner"] == "A" else 1
-            wins[row["match_id"]][side] += 1
-        elif row["game__status"] == Game.Status.IN_PROGRESS:
-            reopened.setdefault(row["match_id"], []).append(row["number"])
-        if row["game__status"] in IN_PLAY:
-            loaded.in_play.add(row["match_id"])
+    counting = BracketMatchGame.Status.COUNTING
+    if links is None:
+        links = _links(matches)
+    for _, match_id, number, status, game_status, winner, _ in links:
+        if status != counting or match_id not in wins:
+            continue
+        if game_status == Game.Status.FINISHED and winner:
+            wins[match_id][0 if winner == "A" else 1] += 1
+        elif game_status == Game.Status.IN_PROGRESS:
+            reopened.setdefault(match_id, []).append(number)
+        if game_status in IN_PLAY:
+            loaded.in_play.add(match_id)
     needed, now, names = loaded.bracket.wins_needed, timezone.now(), _team_names(loaded)
     changed = set()
     for match in matches:
@@ -129,29 +135,42 @@ def _counting_links(matches: Sequence[BracketMatch]) -> list[BracketMatchGame]:
     )
 
 
-def _create_next_games(loaded: _Loaded, ready: list[BracketMatch]) -> None:
+def _links(matches: Collection[BracketMatch]) -> list[tuple]:
+    """(link id, match id, number, link status, game status, game winner, game void reason) of
+    every game link of ``matches``."""
+    return _rows.match_games([match.pk for match in matches], ("status", "winner", "void_reason"))
+
+
+def _create_next_games(
+    loaded: _Loaded, ready: list[BracketMatch], links: list[tuple] | None = None
+) -> None:
     """Give each ready match without a game in play its next game (playoff games do not count
-    in the season standings). A counting game called off elsewhere stops counting first."""
+    in the season standings). A counting game called off elsewhere stops counting first.
+    ``links``: their game links as ``_links`` reads them, if already read (and not changed
+    since; those of other matches are passed over)."""
     ready = [match for match in ready if match.status == BracketMatch.Status.READY]
     if not ready:
         return
+    if links is None:
+        links = _links(ready)
+    wanted = {match.pk for match in ready}
     numbers: dict[int, int] = Counter()
     in_play: set[int] = set()
     called_off = []
-    for link in BracketMatchGame.objects.filter(match__in=[match.pk for match in ready]).values(
-        "pk", "match_id", "number", "status", "game__status", "game__void_reason"
-    ):
-        numbers[link["match_id"]] = max(numbers[link["match_id"]], link["number"])
-        if link["status"] != BracketMatchGame.Status.COUNTING:
+    for pk, match_id, number, status, game_status, _, void_reason in links:
+        if match_id not in wanted:
             continue
-        if link["game__status"] in IN_PLAY:
-            in_play.add(link["match_id"])
-        elif link["game__status"] == Game.Status.VOIDED:
+        numbers[match_id] = max(numbers[match_id], number)
+        if status != BracketMatchGame.Status.COUNTING:
+            continue
+        if game_status in IN_PLAY:
+            in_play.add(match_id)
+        elif game_status == Game.Status.VOIDED:
             called_off.append(
                 BracketMatchGame(
-                    pk=link["pk"],
+                    pk=pk,
                     status=BracketMatchGame.Status.VOIDED,
-                    voided_reason=f"called off: {link['game__void_reason'] or 'voided'}"[:300],
+                    voided_reason=f"called off: {void_reason or 'voided'}"[:300],
                 )
             )
     if called_off:

@@ -1,0 +1,392 @@
+"""The standings service: load a season's finished games and hands, call the standings, stats and
+ratings engines, and store one snapshot. Also how a recompute is asked for, coalesced.
+
+- *results version*: grows by one at every committed change to a season's results: a hand
+  recorded, undone or corrected, a final score, a game called off (each logs a ``ResultChange``
+  row, *pending* until a recompute folds it), or a rulebook or standing-rules change (which raise
+  ``Season.results_version``, the folded counter, directly). The version is the folded counter
+  plus the pending rows. A snapshot remembers the version it was computed from; a recompute with
+  nothing newer does nothing (idempotent).
+- *coalescing*: forty tables entering hands at once ask for forty recomputes; only one is queued
+  at a time per season (a short-lived cache key), and it reads the newest version when it runs.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import io
+import pickle
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.core.cache import cache
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
+
+from league.errors import DomainError
+from league.models import Season
+from scoring import jobs
+from scoring.domain.standings import SeasonRules
+from scoring.models import ResultChange, StandingLine, StandingSnapshot
+from scoring.standings.values import Computed, snapshot_values
+
+PENDING_SECONDS = 30
+"""How long a queued recompute keeps others from queueing (longer than any recompute waits)."""
+COALESCE_COUNTDOWN = 0.5
+"""Seconds a queued recompute waits, so a burst of hands is computed once. Short: only one run
+is queued at a time per season, and changes made while it runs queue the next, so the wait only
+gathers the first hands of a burst; it adds to the time a hand takes to reach the standings."""
+
+
+def _pending_key(season_id: int) -> str:
+    return f"standings:pending:{season_id}"
+
+
+def race_pending_key(season_id: int) -> str:
+    return f"race:pending:{season_id}"
+
+
+def race_compute_soon(season_id: int) -> bool:
+    """Queue the season's playoff race (``scoring.race``) unless it is already queued; say whether
+    this call queued it. Asked for after each new snapshot, coalesced like the recompute."""
+    if not cache.add(race_pending_key(season_id), 1, timeout=PENDING_SECONDS):
+        return False
+    if not jobs.send_race_compute(season_id, countdown=COALESCE_COUNTDOWN):
+        cache.delete(race_pending_key(season_id))  # not queued: the sweep or the next change will
+        return False
+    return True
+
+
+def standings_recompute_soon(season_id: int) -> bool:
+    """Queue a recompute unless one is already queued; say whether this call queued it."""
+    if not cache.add(_pending_key(season_id), 1, timeout=PENDING_SECONDS):
+        return False
+    if not jobs.send_standings_recompute(season_id, countdown=COALESCE_COUNTDOWN):
+        cache.delete(_pending_key(season_id))  # not queued: let the next change try again
+        return False
+    return True
+
+
+def season_rules(season: Season) -> SeasonRules:
+    return _rules_from(season.standing_rules or {})
+
+
+def _rules_from(options: dict[str, Any]) -> SeasonRules:
+    values = dict(options)
+    if "tiebreaks" in values:
+        values["tiebreaks"] = tuple(values["tiebreaks"])
+    unknown = sorted(set(values) - set(SeasonRules.__dataclass_fields__))
+    if unknown:
+        raise DomainError(f"unknown standings option: {', '.join(unknown)}", field=unknown[0])
+    return SeasonRules(**values)
+
+
+_LARGE_PARTS = ("player_stats", "team_stats", "ratings", "nights")
+
+
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while a recompute builds its records.
+
+    A large season makes millions of small tuples, lists and dicts that live until the snapshot
+    is written; each automatic collection walks all of them again, which cost over a third of the
+    engines' time (``benchmarks/bench_standings_engine.py --gc``). They hold no reference cycles,
+    so reference counting frees them all the same; the collector runs as usual afterwards.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def season_standings_recompute(*, season_id: int, force: bool = False) -> StandingSnapshot | None:
+    """Fold the season's pending changes into a new snapshot, if there are any (or ``force``).
+
+    Returns the new snapshot, or ``None`` when the stored one was already current or another
+    recompute folded changes meanwhile (it then asks for another run; nothing is lost). Reads, in
+    this order, the season's folded counter, the pending changes, the stored snapshot (the
+    *base*), then the results. When every pending change names its game, the base is at the
+    folded counter and was ranked under the same rules, only those games are recounted and
+    folded into the base's running totals (an incremental recompute, see
+    :mod:`scoring.standings.values`); otherwise, or with ``force``, everything is recounted.
+
+    It computes in a transaction that holds no lock others wait on (it replaces the recounted
+    games' stored shares, rows only recomputes touch) and ends by locking the season's row
+    against other folds (``FOR NO KEY UPDATE``: hand writes, which only reference the row, never
+    wait on it), checking the counter has not moved (else the base may be stale: it gives up, its
+    shares rolled back, and asks again), deleting exactly the changes it read, adding their
+    number to the counter and storing the snapshot at that version. A change committed after the
+    read stays pending, so the season stays visibly stale until a run has seen it.
+    """
+    cache.delete(_pending_key(season_id))  # changes from now on queue another run
+    season = Season.objects.get(pk=season_id)
+    folded = season.results_version
+    pending = list(
+        ResultChange.objects.filter(season_id=season_id).order_by("pk").values_list("pk", "game_id")
+    )
+    version = folded + len(pending)
+    base = (
+        StandingSnapshot.objects.filter(season=season)
+        .only("results_version", "basis", "ratings", "nights")
+        .first()
+    )
+    if base is not None and base.results_version >= version and not pending and not force:
+        return None
+    changed = {game_id for _pk, game_id in pending}
+    if force or base is None or base.results_version != folded or None in changed:
+        base, changed = None, None  # recount everything
+    started = time.perf_counter()
+    with _cyclic_gc_paused(), transaction.atomic():
+        try:
+            with transaction.atomic():
+                computed = snapshot_values(
+                    season, season_rules(season), base=base, changed_game_ids=changed
+                )
+        except IntegrityError:  # another fold is storing the same games' shares: it goes first
+            transaction.on_commit(lambda: standings_recompute_soon(season_id))
+            return None
+        computed.values |= {"results_version": version, "computed_at": timezone.now()}
+        computed.values["duration_ms"] = int((time.perf_counter() - started) * 1000)
+        locked = (
+            Season.objects.select_for_update(no_key=True).only("results_version").get(pk=season_id)
+        )
+        if locked.results_version != folded:
+            # Another run folded changes (or the rules changed) since this one read: its results
+            # may be newer than ours, and our base older. Leave what is pending to the next run.
+            transaction.set_rollback(True)
+            standings_recompute_soon(season_id)
+            return None
+        pending_ids = [pk for pk, _game_id in pending]
+        for start in range(0, len(pending_ids), 900):  # under SQLite's limit of query variables
+            ResultChange.objects.filter(pk__in=pending_ids[start : start + 900]).delete()
+        Season.objects.filter(pk=season_id).update(results_version=version)
+        if not _snapshot_store(season.pk, version, computed):
+            transaction.set_rollback(True)  # never go back to an older version
+            return None
+    _assemble_parts(season.pk, version)
+    # The large parts (stats of every player and their partners) load when first read: the
+    # caller just wrote them and most callers never look.
+    return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
+
+
+_ASSEMBLED_PARTS = (
+    ("player_stats", StandingLine.Kind.PLAYER),
+    ("team_stats", StandingLine.Kind.TEAM),
+)
+"""The snapshot's largest parts: lists of every entrant's line, sorted by entrant id."""
+
+
+def _snapshot_store(season_id: int, version: int, computed: Computed) -> bool:
+    """Store the computed snapshot and its per-entrant lines (in the caller's transaction),
+    unless a newer snapshot is there; say whether it was stored.
+
+    The largest parts (``_ASSEMBLED_PARTS``) are assembled from the lines afterwards
+    (:func:`_assemble_parts`), by the database on PostgreSQL, so only the lines that changed
+    travel from Python."""
+    values = computed.values
+    stored = StandingSnapshot.objects.filter(season_id=season_id, results_version__lte=version)
+    if not stored.update(**values):
+        if StandingSnapshot.objects.filter(season_id=season_id).exists():
+            return False  # a newer snapshot is there
+        try:
+            with transaction.atomic():
+                StandingSnapshot.objects.create(season_id=season_id, **values)
+        except IntegrityError:
+            return False  # a concurrent run created it first
+    _lines_write(season_id, computed)
+    # The race is worked out from the snapshot, once it is committed.
+    transaction.on_commit(lambda: race_compute_soon(season_id))
+    return True
+
+
+def _assemble_parts(season_id: int, version: int) -> None:
+    """Set the snapshot's largest parts (``_ASSEMBLED_PARTS``) to its lines, in entrant order,
+    unless a newer snapshot is there.
+
+    Done after the snapshot is committed, in a transaction of its own: in a large season the
+    parts run to tens of megabytes, and writing them takes longer than the rest of an
+    incremental recompute, which they would keep from being seen. Until it is done the parts
+    are those of the snapshot before (readers of one entrant's stats read its line, which is
+    always current); the recompute returns once they are written."""
+    stored = StandingSnapshot.objects.filter(season_id=season_id, results_version=version)
+    with transaction.atomic():
+        if connection.vendor != "postgresql":
+            stored.update(
+                **{
+                    name: list(
+                        StandingLine.objects.filter(season_id=season_id, kind=kind)
+                        .order_by("entrant_id")
+                        .values_list("data", flat=True)
+                    )
+                    for name, kind in _ASSEMBLED_PARTS
+                }
+            )
+            return
+        snapshots, lines = StandingSnapshot._meta.db_table, StandingLine._meta.db_table
+        parts = ", ".join(
+            f"{name} = COALESCE((SELECT jsonb_agg(data ORDER BY entrant_id) FROM {lines} "
+            f"WHERE season_id = %s AND kind = %s), '[]'::jsonb)"
+            for name, _kind in _ASSEMBLED_PARTS
+        )
+        params = [value for _name, kind in _ASSEMBLED_PARTS for value in (season_id, kind.value)]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {snapshots} SET {parts} WHERE season_id = %s AND results_version = %s",
+                [*params, season_id, version],
+            )
+
+
+def _lines_write(season_id: int, computed: Computed) -> None:
+    """Write the computed lines whose digest changed and delete the lines that are gone (every
+    stored line not given, when the lines are ``complete``)."""
+    fresh = {
+        key: StandingLine(
+            season_id=season_id, kind=key[0], entrant_id=key[1], data=data, digest=line_digest(data)
+        )
+        for key, data in computed.lines.items()
+        if data is not None
+    }
+    stored_lines = StandingLine.objects.filter(season_id=season_id)
+    if not computed.complete:
+        kinds = {kind for kind, _entrant in computed.lines}
+        stored_lines = stored_lines.filter(kind__in=kinds)
+    stored = {
+        (kind, entrant): (pk, digest)
+        for pk, kind, entrant, digest in stored_lines.values_list(
+            "pk", "kind", "entrant_id", "digest"
+        )
+    }
+    changed = {
+        key for key, line in fresh.items() if key not in stored or stored[key][1] != line.digest
+    }
+    stale = [
+        pk
+        for key, (pk, _digest) in stored.items()
+        if key in changed or (key not in fresh and (computed.complete or key in computed.lines))
+    ]
+    for start in range(0, len(stale), 900):  # under SQLite's limit of variables in a query
+        StandingLine.objects.filter(pk__in=stale[start : start + 900]).delete()
+    StandingLine.objects.bulk_create([fresh[key] for key in changed], batch_size=500)
+
+
+# --------------------------------------------------------------------------------------------
+# Per-entrant lines: the snapshot's parts split by entrant, so one player's line is one row read
+# --------------------------------------------------------------------------------------------
+
+LINE_SOURCES = (
+    (StandingLine.Kind.PLAYER, "player_stats", "player_id"),
+    (StandingLine.Kind.TEAM, "team_stats", "team_id"),
+    (StandingLine.Kind.RATING, "ratings", "player_id"),
+)
+
+
+def line_digest(line: dict[str, Any]) -> str:
+    """A digest of a line's data, to tell a changed line from an unchanged one.
+
+    Taken over the line's pickle without memo (``fast``): built only from the values (and their
+    order, which the engines fix), never from which objects happen to be shared, and several
+    times cheaper than JSON for the half a million partner records of a large season."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.fast = True
+    pickler.dump(line)
+    return hashlib.md5(buffer.getvalue(), usedforsecurity=False).hexdigest()
+
+
+def standing_lines(*, season_id: int, values: dict[str, Any]) -> list[StandingLine]:
+    """The snapshot ``values`` (as the recompute stores them) as one line per entrant and kind,
+    each with the digest of its data."""
+    parts = [(StandingLine.Kind.STANDING, values["standings"]["rows"], "entrant")]
+    parts += [(kind, values[part], key) for kind, part, key in LINE_SOURCES]
+    return [
+        StandingLine(
+            season_id=season_id,
+            kind=kind,
+            entrant_id=line[key],
+            data=line,
+            digest=line_digest(line),
+        )
+        for kind, lines, key in parts
+        for line in lines
+    ]
+
+
+def standing_lines_write(*, season_id: int, values: dict[str, Any]) -> None:
+    """Make the season's per-entrant lines those of the snapshot just stored (call inside the
+    transaction that stores it, so readers never see lines of another version). Lines whose
+    digest is unchanged stay as they are: after one game most of the large ones are."""
+    lines = standing_lines(season_id=season_id, values=values)
+    stored = {
+        (kind, entrant): (pk, digest)
+        for pk, kind, entrant, digest in StandingLine.objects.filter(
+            season_id=season_id
+        ).values_list("pk", "kind", "entrant_id", "digest")
+    }
+    fresh = {(line.kind, line.entrant_id): line for line in lines}
+    changed = {
+        key for key, line in fresh.items() if key not in stored or stored[key][1] != line.digest
+    }
+    stale = [pk for key, (pk, _digest) in stored.items() if key not in fresh or key in changed]
+    for start in range(0, len(stale), 900):  # under SQLite's limit of variables in a query
+        StandingLine.objects.filter(pk__in=stale[start : start + 900]).delete()
+    StandingLine.objects.bulk_create([fresh[key] for key in changed], batch_size=500)
+
+
+def stale_season_ids() -> list[int]:
+    """Seasons with changes not yet folded into their snapshot, or with results and no snapshot,
+    or whose snapshot is behind their folded counter (the rules changed)."""
+
+    return list(
+        Season.objects.filter(
+            Exists(ResultChange.objects.filter(season_id=OuterRef("pk")))
+            | Q(results_version__gt=0, snapshot__isnull=True)
+            | Q(snapshot__results_version__lt=F("results_version"))
+        ).values_list("pk", flat=True)
+    )
+
+
+def stale_race_season_ids() -> list[int]:
+    """Seasons whose snapshot is newer than its playoff race (or has no race yet)."""
+
+    return list(
+        StandingSnapshot.objects.filter(
+            Q(race_version__isnull=True) | Q(race_version__lt=F("results_version"))
+        ).values_list("season_id", flat=True)
+    )
+
+
+def season_set_standing_rules(*, season: Season, rules: dict[str, Any], user=None) -> Season:
+    """Choose how a season ranks: the tie-break chain, best K nights, minimum games, forfeits,
+    what a bye is worth and how many make the playoffs (the cut line of the playoff race).
+    Checked by the standings engine before anything is written; the standings are then
+    recomputed (after commit), and the change is in the audit trail."""
+    from league.audit import SYSTEM, actor_of, audit_record
+
+    _rules_from(rules)  # refuses unknown options and impossible combinations, writing nothing
+    options = {name: list(value) if name == "tiebreaks" else value for name, value in rules.items()}
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        before = dict(locked.standing_rules or {})
+        locked.standing_rules = options
+        locked.results_version += 1
+        locked.save(update_fields=["standing_rules", "results_version"])
+        audit_record(
+            league=locked.league_id,
+            season=locked,
+            actor=actor_of(user, default=SYSTEM),
+            action="standings.rules",
+            target=locked,
+            before=before,
+            after=options,
+        )
+        season_id = locked.pk
+        transaction.on_commit(lambda: standings_recompute_soon(season_id))
+    season.refresh_from_db()
+    return season

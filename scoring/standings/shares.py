@@ -1,0 +1,276 @@
+"""Each ranked game's share of its season's snapshot (``scoring.domain.season_totals.GameShare``),
+counted by the database and kept in ``StandingGame`` rows.
+
+- *packed counts*: a game's hands are counted per side as makers (``MAKER_COUNT_NAMES``) and per
+  caller's seat (``_SEAT_COUNT_NAMES``), each count a 16-bit field of a 64-bit sum, four to a
+  sum: one ``GROUP BY`` with a handful of sums instead of a filtered count per count and side,
+  so a large season's million hands never reach Python. A game has at most 32,767 current
+  hands (their numbers are small integers, one current hand a number), so no field carries.
+- *stored shares*: the ``StandingGame`` rows are the shares the stored snapshot counted. A
+  recompute replaces the rows of the games it recounts in its own transaction, reading the old
+  ones as it deletes them (``DELETE ... RETURNING``) and the new ones as it inserts them
+  (``INSERT ... SELECT ... RETURNING``, the counting done inside the database), on PostgreSQL
+  and SQLite alike.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import connection
+from django.db.models import BigIntegerField, Case, F, FilteredRelation, Min, Q, Sum, Value, When
+
+from league.models import Season
+from scoring.domain.season_totals import GameShare
+from scoring.domain.stats import HAND_COUNT_NAMES, MAKER_COUNT_NAMES, side_counts
+from scoring.models import Game, Hand, StandingGame
+
+assert HAND_COUNT_NAMES == (  # the order share_of writes a caller's own counts in
+    "hands", "calls", "calls_made", "marches", "loners_tried", "loners_made", "loners_marched",
+    "euchres_suffered", "euchres_inflicted", "reneges",
+)  # fmt: skip
+
+_FIELD_BITS = 16
+_PER_SUM = 4
+
+_SEAT_COUNT_NAMES = (
+    "calls",
+    "calls_made",
+    "marches",
+    "loners_tried",
+    "loners_made",
+    "loners_marched",
+    "euchres_suffered",
+    "reneges",
+)
+"""A caller's own counts in one game (the rest of ``HAND_COUNT_NAMES`` are never theirs alone
+when no lone defender is named)."""
+
+_RESULT = (
+    "seat_0_id",
+    "seat_1_id",
+    "seat_2_id",
+    "seat_3_id",
+    "team_a_id",
+    "team_b_id",
+    "score_a",
+    "score_b",
+    "winner",
+    "night_id",
+)
+"""A game's seats, sides and result, as a game row and a share both name them."""
+_SUMS = (
+    "first_number",
+    *(f"a{n}" for n in range(4)),
+    *(f"b{n}" for n in range(4)),
+    *(f"c{n}" for n in range(8)),
+)
+"""A share's hand counts (see ``StandingGame``)."""
+_RETURNED = ("game_id", *_RESULT, *_SUMS)
+"""What a recompute reads back of a share (its season and finishing time it knows)."""
+_GAME_FIELDS = ("season_id", "id", "finished_at", *_RESULT)
+_SHARE_COLUMNS = ("season_id", "game_id", "finished_at", *_RESULT, *_SUMS)
+
+
+def ranked_games(season: Season):
+    """The season's ranked games: finished, counting for the standings, and in a team season
+    between two teams (a friendly between players of a team season does not rank teams)."""
+    games = Game.objects.filter(
+        season=season, status=Game.Status.FINISHED, counts_for_standings=True
+    )
+    if season.format == Season.Format.TEAMS:
+        games = games.filter(team_a__isnull=False, team_b__isnull=False)
+    return games
+
+
+def _maker_conditions(prefix: str) -> dict[str, Q]:
+    """What each of ``MAKER_COUNT_NAMES`` counts among the hands a side made trump, as a
+    condition on a hand (fields under ``prefix``), read as ``HandTotals.from_rows`` reads a hand
+    with no lone defender named."""
+
+    def q(**lookups: Any) -> Q:
+        return Q(**{prefix + name: value for name, value in lookups.items()})
+
+    known = q(renege="", tricks_won__isnull=False)
+    march, made = known & q(tricks_won=5), known & q(tricks_won__gte=3)
+    euchre = known & q(tricks_won__lte=2)
+    lone = q(caller_alone=True)
+    solo = q(caller_alone=True, caller__isnull=False)  # a lone caller whose partner sat out
+    own_renege = q(renege=F(prefix + "makers"))
+    their_renege = ~q(renege="") & ~q(renege=F(prefix + "makers"))
+    return {
+        "calls": Q(),
+        "made_good": made | their_renege,
+        "marches": march,
+        "euchres": euchre,
+        "outcomes": known,
+        "loners_tried": lone,
+        "loners_made": lone & made,
+        "loners_marched": lone & march,
+        "solo_marches": solo & march,
+        "solo_euchres": solo & euchre,
+        "own_reneges": own_renege,
+        "solo_own_reneges": solo & own_renege,
+        "their_reneges": their_renege,
+    }
+
+
+def _seat_conditions(prefix: str) -> dict[str, Q]:
+    """What each of ``_SEAT_COUNT_NAMES`` counts for the caller (of any seat)."""
+    makers = _maker_conditions(prefix)
+    return {
+        "calls": Q(),
+        "calls_made": makers["made_good"],
+        "marches": makers["loners_marched"],
+        "loners_tried": makers["loners_tried"],
+        "loners_made": makers["loners_made"],
+        "loners_marched": makers["loners_marched"],
+        "euchres_suffered": makers["loners_tried"] & makers["euchres"],
+        "reneges": makers["loners_tried"] & makers["own_reneges"],
+    }
+
+
+def _packed(conditions: list[Q]) -> list[Any]:
+    """Row expressions packing ``conditions`` four to a 64-bit integer."""
+    packs = []
+    for start in range(0, len(conditions), _PER_SUM):
+        terms = [
+            Case(
+                When(condition, then=Value(1 << (_FIELD_BITS * slot))),
+                default=Value(0),
+                output_field=BigIntegerField(),
+            )
+            if condition
+            else Value(1 << (_FIELD_BITS * slot), output_field=BigIntegerField())
+            for slot, condition in enumerate(conditions[start : start + _PER_SUM])
+        ]
+        packs.append(sum(terms[1:], start=terms[0]))
+    return packs
+
+
+def _share_query(season: Season, game_ids: Iterable[int] | None):
+    """The shares of the season's ranked games (of ``game_ids`` only, unless ``None``) as rows
+    of ``_SHARE_COLUMNS``: each game left-joined to its counted hands (current, not misdealt,
+    not thrown in), which are packed and summed."""
+    games = ranked_games(season)
+    if game_ids is not None:
+        games = games.filter(pk__in=list(game_ids))
+    counted = FilteredRelation(
+        "hands",
+        condition=Q(hands__status=Hand.Status.ACTIVE, hands__misdeal=False, hands__thrown_in=False),
+    )
+    prefix = "counted__"
+    makers = list(_maker_conditions(prefix).values())
+    seats = list(_seat_conditions(prefix).values())
+    sums: dict[str, Any] = {}
+    for side in ("A", "B"):  # each hand is packed once, into its makers' sums
+        for index, packed in enumerate(_packed(makers)):
+            sums[f"s_{side.lower()}{index}"] = Sum(
+                packed, filter=Q(counted__makers=side), default=0
+            )
+    for seat in range(4):  # and into its caller's
+        for index, packed in enumerate(_packed(seats)):
+            sums[f"s_c{seat * 2 + index}"] = Sum(
+                packed, filter=Q(counted__caller_id=F(f"seat_{seat}_id")), default=0
+            )
+    return (
+        games.order_by()
+        .annotate(counted=counted)
+        .values("pk")
+        .annotate(s_first_number=Min("counted__number"), **sums)
+        .values_list(*_GAME_FIELDS, "s_first_number", *sums)
+    )
+
+
+_FIELDS = struct.Struct(f"<{16 * _PER_SUM}H")  # the 16 packed sums of a share, as fields
+
+
+def share_of(row: tuple, *, is_teams: bool) -> GameShare:
+    """A stored share (a row of ``_RETURNED``) as the running totals take it."""
+    (
+        game_id,
+        seat_0,
+        seat_1,
+        seat_2,
+        seat_3,
+        team_a,
+        team_b,
+        score_a,
+        score_b,
+        winner,
+        night_id,
+        first_number,
+        *packed,
+    ) = row
+    seats = (seat_0, seat_1, seat_2, seat_3)
+    fields = _FIELDS.unpack(b"".join([value.to_bytes(8, "little") for value in packed]))
+    width = len(MAKER_COUNT_NAMES)
+    side_a = side_b = None
+    if first_number is not None:
+        side_a, side_b = side_counts(fields[0:width], fields[16 : 16 + width])
+    alone = []
+    for seat in range(4):
+        own = fields[32 + 8 * seat : 40 + 8 * seat]
+        if own[0]:  # calls
+            calls, made, marches, tried, loners_made, marched, suffered, reneges = own
+            alone.append(
+                (
+                    seats[seat],
+                    (0, calls, made, marches, tried, loners_made, marched, suffered, 0, reneges),
+                )
+            )
+    return GameShare(
+        game_id,
+        seats,
+        (team_a, team_b) if is_teams else None,
+        score_a,
+        score_b,
+        winner or None,
+        night_id,
+        side_a,
+        side_b,
+        tuple(alone),
+    )
+
+
+def shares_replace(
+    season: Season, game_ids: Iterable[int] | None
+) -> tuple[list[tuple], list[tuple]]:
+    """Recount the shares of ``game_ids`` (every game of the season with ``None``): delete their
+    stored rows and insert their rows as the games stand now; return both, old (none when
+    recounting every game) and new, as rows of ``_RETURNED``. Call inside the transaction that
+    stores the snapshot."""
+    table = StandingGame._meta.db_table
+    columns, returned = ", ".join(_SHARE_COLUMNS), ", ".join(_RETURNED)
+    where, params = "season_id = %s", [season.pk]
+    if game_ids is not None:
+        game_ids = list(game_ids)
+        if not game_ids:
+            return [], []
+        where += f" AND game_id IN ({', '.join(['%s'] * len(game_ids))})"
+        params += game_ids
+    select, select_params = _share_query(season, game_ids).query.sql_with_params()
+    with connection.cursor() as cursor:
+        if game_ids is None:  # from scratch: the old shares are not needed
+            cursor.execute(f"DELETE FROM {table} WHERE {where}", params)
+            old = []
+        else:
+            cursor.execute(f"DELETE FROM {table} WHERE {where} RETURNING {returned}", params)
+            old = cursor.fetchall()
+        cursor.execute(
+            f"INSERT INTO {table} ({columns}) {select} RETURNING {returned}", select_params
+        )
+        new = cursor.fetchall()
+    return old, new
+
+
+def played_order(season: Season) -> list[int]:
+    """The season's ranked games in played order (finished first first, then by id)."""
+    return list(ranked_games(season).order_by("finished_at", "pk").values_list("pk", flat=True))
+
+
+def stored_shares(season: Season) -> list[tuple]:
+    """Every stored share of the season, as rows of ``_RETURNED``."""
+    return list(StandingGame.objects.filter(season=season).values_list(*_RETURNED))

@@ -1,0 +1,346 @@
+"""A snapshot's values, worked out from scratch or from the stored one and the games that changed.
+
+- *base*: the stored snapshot a recompute goes on from: its standings rows (each entrant's
+  record and Buchholz), ratings, nights, its per-entrant stats lines and the shares of the games
+  it counted (``StandingGame``, see :mod:`scoring.standings.shares`).
+- *basis*: what a snapshot was ranked under (the rulebook, the standing rules, the format).
+  A base ranked under another basis is not gone on from: a rulebook or standing-rules change
+  recomputes from scratch.
+- *incremental recompute*: the changed games' old shares are taken out of the base's running
+  totals and their new shares put in (:mod:`scoring.domain.season_totals`); only the lines of
+  the players and teams they touch are read and rendered again. Ratings go on from the stored
+  ones when the changed games are new and played after every other game; otherwise they are
+  replayed from the stored shares in played order.
+
+Call these inside the transaction that stores the snapshot: they replace the changed games'
+stored shares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q
+
+import scoring.standings.shares as stored_shares
+from league.models import Player, Season, Team
+from scoring.domain.ratings import RatingSettings, RatingState, rate_sides, rating_rows
+from scoring.domain.season_totals import GameShare, SeasonTotals, buchholz_changes
+from scoring.domain.standings import GameRecord, SideTally, compute_standings
+from scoring.models import StandingLine, StandingSnapshot
+
+KIND = StandingLine.Kind
+
+
+def basis_of(season: Season) -> dict[str, Any]:
+    """What the season's snapshot is ranked under (see the module docstring)."""
+    return {
+        "rulebook": season.rulebook_id,
+        "rules": season.standing_rules or {},
+        "format": season.format,
+    }
+
+
+@dataclass
+class Computed:
+    """A recompute's result: the snapshot's values (its large stats parts left to be assembled
+    from the lines) and the per-entrant lines to write (``None`` data: the line is gone).
+    ``complete`` says the lines of every entrant are given (a recompute from scratch)."""
+
+    values: dict[str, Any]
+    lines: dict[tuple[str, int], dict[str, Any] | None] = field(default_factory=dict)
+    complete: bool = False
+    incremental: bool = False
+
+
+def snapshot_values(
+    season: Season,
+    rules,
+    *,
+    base: StandingSnapshot | None = None,
+    changed_game_ids: Iterable[int] | None = None,
+) -> Computed:
+    """The season's snapshot values: from ``base`` and the games of ``changed_game_ids`` when it
+    can (same basis, every night counted), else from scratch. Replaces the stored shares of the
+    games it counts; call it in the transaction that stores the result."""
+    basis = basis_of(season)
+    if (
+        base is not None
+        and changed_game_ids is not None
+        and base.basis == basis
+        and rules.count_best_nights is None
+    ):
+        return _incremental(season, rules, base, set(changed_game_ids), basis)
+    return _from_scratch(season, rules, basis)
+
+
+# --------------------------------------------------------------------------------------------
+# From scratch
+# --------------------------------------------------------------------------------------------
+
+
+def _from_scratch(season: Season, rules, basis: dict[str, Any]) -> Computed:
+    is_teams = season.format == Season.Format.TEAMS
+    _old, rows = stored_shares.shares_replace(season, None)
+    shares = {row[0]: stored_shares.share_of(row, is_teams=is_teams) for row in rows}
+    order = stored_shares.played_order(season)
+    totals = SeasonTotals(is_teams=is_teams)
+    for share in shares.values():
+        totals.add(share)
+    names = _names(season, totals.records, is_teams=is_teams)
+    entrants = _entrants(season, names, totals)
+    if rules.count_best_nights is None:
+        buchholz = {entrant: totals.buchholz_of(entrant) for entrant in totals.records}
+        standings = totals.standings(rules, entrants=entrants, names=names, buchholz=buchholz)
+    else:  # best nights need each night's meetings: rank the games themselves
+        records = [_game_record(shares[game_id], order) for game_id, order in _orders(order)]
+        standings = compute_standings(records, rules, entrants=entrants, names=names)
+    state = RatingState()
+    rate_sides(state, (_rated(shares[game_id]) for game_id in order), RatingSettings())
+    computed = Computed(
+        values={
+            "standings": standings.to_dict(),
+            "ratings": [rating.to_dict() for rating in rating_rows(state, RatingSettings())],
+            "nights": totals.nights_part(),
+            "basis": basis,
+        },
+        complete=True,
+    )
+    lines = computed.lines
+    for row in computed.values["standings"]["rows"]:
+        lines[KIND.STANDING, row["entrant"]] = row
+    for player in sorted(totals.players):
+        lines[KIND.PLAYER, player] = totals.player_line(player)
+    for team in sorted(totals.teams):
+        lines[KIND.TEAM, team] = totals.team_line(team)
+    for rating in computed.values["ratings"]:
+        lines[KIND.RATING, rating["player_id"]] = rating
+    return computed
+
+
+def _orders(order: list[int]) -> Iterable[tuple[int, int]]:
+    return ((game_id, position) for position, game_id in enumerate(order))
+
+
+def _rated(share: GameShare) -> tuple[tuple[int, int], tuple[int, int], str | None, bool]:
+    seats = share.seats
+    return (seats[0], seats[2]), (seats[1], seats[3]), share.winner, False
+
+
+def _game_record(share: GameShare, order: int) -> GameRecord:
+    """A share as the standings engine's game record (tallies from its side counts)."""
+    side_a, side_b = share.sides()
+    tallies = [SideTally(), SideTally()]
+    if share.side_a is not None and share.side_a[-1]:  # some outcome known
+        tallies = [
+            SideTally(counts[3], counts[5], counts[8]) for counts in (share.side_a, share.side_b)
+        ]
+    seats = share.seats
+    return GameRecord(
+        game_id=share.game_id,
+        side_a=side_a,
+        side_b=side_b,
+        points_a=share.points_a,
+        points_b=share.points_b,
+        winner=share.winner,
+        night_id=share.night_id,
+        played_order=order,
+        tally_a=tallies[0],
+        tally_b=tallies[1],
+        players_a=(seats[0], seats[2]) if share.teams else (),
+        players_b=(seats[1], seats[3]) if share.teams else (),
+    )
+
+
+def _names(season: Season, entrants: Iterable[int], *, is_teams: bool) -> dict[int, str]:
+    """The names of ``entrants`` (teams, or players: a guest from another league too)."""
+    wanted = set(entrants)
+    if is_teams:
+        return dict(Team.objects.filter(pk__in=list(wanted)).values_list("pk", "name"))
+    found = dict(Player.objects.filter(league_id=season.league_id).values_list("pk", "name"))
+    missing = [pk for pk in wanted if pk not in found]
+    if missing:
+        found.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
+    return {pk: found[pk] for pk in wanted}
+
+
+def _entrants(season: Season, names: dict[int, str], totals: SeasonTotals) -> list[int]:
+    """Who is ranked: in a team season every team not withdrawn (named in ``names``), and in
+    any season whoever has a game."""
+    if season.format == Season.Format.TEAMS:
+        teams = list(season.teams.filter(is_withdrawn=False).values_list("pk", "name"))
+        names.update(dict(teams))
+        return [pk for pk, _name in teams]
+    return list(totals.records)
+
+
+# --------------------------------------------------------------------------------------------
+# From the base and the changed games
+# --------------------------------------------------------------------------------------------
+
+
+def _lines_of(season: Season, kind: str, entrants: Iterable[int] | None = None) -> list[dict]:
+    lines = StandingLine.objects.filter(season=season, kind=kind)
+    if entrants is not None:
+        lines = lines.filter(entrant_id__in=list(entrants))
+    return list(lines.values_list("data", flat=True))
+
+
+def _incremental(
+    season: Season, rules, base: StandingSnapshot, changed: set[int], basis: dict[str, Any]
+) -> Computed:
+    is_teams = season.format == Season.Format.TEAMS
+    old_rows, new_rows = stored_shares.shares_replace(season, changed)
+    old = [stored_shares.share_of(row, is_teams=is_teams) for row in old_rows]
+    new = [stored_shares.share_of(row, is_teams=is_teams) for row in new_rows]
+    totals = SeasonTotals(is_teams=is_teams)
+    players = {player for share in (*old, *new) for player in share.seats}
+    teams = {team for share in (*old, *new) for team in (share.teams or ())}
+    for data in _lines_of(season, KIND.PLAYER, players):
+        totals.load_player(data)
+    for data in _lines_of(season, KIND.TEAM, teams):
+        totals.load_team(data)
+    rows = _lines_of(season, KIND.STANDING)
+    stored_buchholz = {}
+    for row in rows:
+        totals.load_record(row)
+        if row["games"]:
+            stored_buchholz[row["entrant"]] = row["buchholz"]
+    totals.load_nights(base.nights)
+    touched = {entrant for share in (*old, *new) for entrant in share.entrants()}
+    scores_before = {entrant: totals.score(entrant) for entrant in touched}
+    for share in old:
+        totals.add(share, -1)
+    for share in new:
+        totals.add(share)
+    buchholz = buchholz_changes(totals, scores_before, stored_buchholz)
+    names = _names(season, totals.records, is_teams=is_teams)
+    entrants = _entrants(season, names, totals)
+    results_against = _OpponentLines(season, totals)
+    standings = totals.standings(
+        rules, entrants=entrants, names=names, buchholz=buchholz, results_against=results_against
+    )
+    ratings = _ratings(season, base, old, new, changed)
+    computed = Computed(
+        values={
+            "standings": standings.to_dict(),
+            "ratings": [rating.to_dict() for rating in ratings],
+            "nights": totals.nights_part(),
+            "basis": basis,
+        },
+        incremental=True,
+    )
+    lines = computed.lines
+    for row in computed.values["standings"]["rows"]:
+        lines[KIND.STANDING, row["entrant"]] = row
+    for row in rows:
+        lines.setdefault((KIND.STANDING, row["entrant"]), None)
+    for player in totals.changed_players:
+        lines[KIND.PLAYER, player] = totals.player_line(player)
+    for team in totals.changed_teams:
+        lines[KIND.TEAM, team] = totals.team_line(team)
+    for rating in base.ratings:
+        lines[KIND.RATING, rating["player_id"]] = None
+    for rating in computed.values["ratings"]:
+        lines[KIND.RATING, rating["player_id"]] = rating
+    return computed
+
+
+class _OpponentLines:
+    """Head-to-head for the incremental standings: an entrant's results against each opponent,
+    from the running totals when its line was read (or the changes left it without a game),
+    else from its stored stats line, read when a tied group first asks, the whole group in one
+    query (a large individual season has a hundred tied groups)."""
+
+    def __init__(self, season: Season, totals: SeasonTotals) -> None:
+        self.season, self.totals = season, totals
+        is_teams = totals.is_teams
+        self.kind = KIND.TEAM if is_teams else KIND.PLAYER
+        self.loaded = totals.team_opponents if is_teams else totals.opponents
+        self.changed = totals.changed_teams if is_teams else totals.changed_players
+        self.read: dict[int, dict[int, list[int]]] = {}
+
+    def prefetch(self, group: Iterable[int]) -> None:
+        wanted = [
+            entrant
+            for entrant in group
+            if entrant not in self.loaded and entrant not in self.changed
+            and entrant not in self.read
+        ]  # fmt: skip
+        if not wanted:
+            return
+        for entrant in wanted:
+            self.read[entrant] = {}
+        found = StandingLine.objects.filter(
+            season=self.season, kind=self.kind, entrant_id__in=wanted
+        ).values_list("entrant_id", "data__opponents")
+        for entrant, opponents in found:
+            self.read[entrant] = {
+                record["other_id"]: [record["wins"], record["losses"], record["draws"]]
+                for record in opponents or ()
+            }
+
+    def __call__(self, entrant: int) -> dict[int, list[int]]:
+        if entrant in self.loaded or entrant in self.changed:
+            return self.loaded.get(entrant, {})
+        if entrant not in self.read:
+            self.prefetch([entrant])
+        return self.read[entrant]
+
+
+def _ratings(season: Season, base: StandingSnapshot, old: list, new: list, changed: set[int]):
+    """The ratings after the change: gone on from the stored ones when every changed game is new
+    (it had no share) and played after every other ranked game; else replayed in played order."""
+    settings = RatingSettings()
+    if not old and not new:
+        return rating_rows(_state_of(base), settings)
+    if not old and not _played_after(season, changed):
+        state = _state_of(base)
+        order = {
+            game_id: position
+            for position, game_id in enumerate(
+                stored_shares.ranked_games(season)
+                .filter(pk__in=[share.game_id for share in new])
+                .order_by("finished_at", "pk")
+                .values_list("pk", flat=True)
+            )
+        }
+        ordered = sorted(new, key=lambda share: order[share.game_id])
+        rate_sides(state, (_rated(share) for share in ordered), settings)
+        return rating_rows(state, settings)
+    shares = {
+        row[0]: stored_shares.share_of(row, is_teams=False)
+        for row in stored_shares.stored_shares(season)
+    }
+    state = RatingState()
+    rate_sides(
+        state,
+        (_rated(shares[game_id]) for game_id in stored_shares.played_order(season)),
+        settings,
+    )
+    return rating_rows(state, settings)
+
+
+def _state_of(base: StandingSnapshot) -> RatingState:
+    state = RatingState()
+    for rating in base.ratings:
+        state.ratings[rating["player_id"]] = (rating["mu"], rating["sigma"])
+        state.results[rating["player_id"]] = [rating["wins"], rating["losses"], rating["draws"]]
+    return state
+
+
+def _played_after(season: Season, changed: set[int]) -> bool:
+    """Whether some ranked game other than ``changed`` is played after one of them (or a
+    finishing time is missing, when the order is left to the database)."""
+    games = stored_shares.ranked_games(season)
+    firsts = games.filter(pk__in=list(changed)).order_by("finished_at", "pk")
+    first = firsts.values_list("finished_at", "pk").first()
+    if first is None:
+        return False
+    finished_at, pk = first
+    if finished_at is None or games.filter(finished_at__isnull=True).exists():
+        return True
+    later = Q(finished_at__gt=finished_at) | Q(finished_at=finished_at, pk__gt=pk)
+    return games.exclude(pk__in=list(changed)).filter(later).exists()

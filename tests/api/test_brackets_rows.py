@@ -1,0 +1,136 @@
+"""The plain SQL of the advance's hot path (``tournaments.services.brackets._rows``) returns what
+the ORM querysets it replaces return: the same rows, the same field values after conversion
+(aware datetimes, booleans, JSON), the related objects attached."""
+
+import pytest
+from django.db import transaction
+from django.db.models import Q
+
+from scoring import services as scoring
+from tournaments.models import Bracket, BracketEntry, BracketMatch, BracketMatchGame
+from tournaments.services.brackets import _rows
+from tournaments.services.brackets._loading import MATCH_FIELDS
+
+from .test_brackets import make_teams
+
+pytestmark = pytest.mark.django_db
+
+
+def loaded(instance):
+    """An instance's loaded field values (its deferred ones left out)."""
+    deferred = instance.get_deferred_fields()
+    return {
+        field.attname: getattr(instance, field.attname)
+        for field in instance._meta.concrete_fields
+        if field.attname not in deferred
+    }
+
+
+@pytest.fixture
+def bracket_id(organiser_api, make_season, django_capture_on_commit_callbacks):
+    """A published double elimination of 6 teams with two games played and one team
+    withdrawn (its withdrawal's time and reason stored)."""
+    season = make_season("standard")
+    teams = make_teams(season, 6)
+    body = {"season": season.pk, "kind": "double", "teams": [team.pk for team in teams]}
+    bracket_id = organiser_api.post("/api/v1/brackets/", body, format="json").json()["id"]
+    assert organiser_api.post(f"/api/v1/brackets/{bracket_id}/publish/").status_code == 200
+    for link in BracketMatchGame.objects.filter(match__bracket_id=bracket_id).select_related(
+        "game"
+    )[:2]:
+        with django_capture_on_commit_callbacks(execute=True):
+            scoring.game_record_final_score(game=link.game, score_a=10, score_b=4)
+    BracketEntry.objects.filter(bracket_id=bracket_id, seed=6).update(
+        withdrawn_at="2026-01-02T03:04:05Z", withdrawal_reason="moved away"
+    )
+    return bracket_id
+
+
+def test_the_bracket_of_a_game_is_locked_with_the_code_of_the_match_it_counts_for(bracket_id):
+    links = BracketMatchGame.objects.filter(match__bracket_id=bracket_id).select_related("match")
+    for link in links:
+        with transaction.atomic():
+            found = _rows.lock_bracket_of_game(link.game_id)
+        if link.status != BracketMatchGame.Status.COUNTING:
+            assert found is None
+            continue
+        bracket, code = found
+        assert (bracket.pk, code) == (bracket_id, link.match.code)
+        with transaction.atomic():
+            assert loaded(bracket) == loaded(_rows.lock_bracket(bracket_id))
+        assert bracket.team_count == 6
+    with transaction.atomic():
+        assert _rows.lock_bracket_of_game(-1) is None
+
+
+def test_the_locked_bracket_is_the_orm_s_with_its_season_league_and_team_count(bracket_id):
+    with transaction.atomic():
+        bracket = _rows.lock_bracket(bracket_id)
+    expected = Bracket.objects.select_related("season__league").get(pk=bracket_id)
+    assert loaded(bracket) == loaded(expected)
+    assert loaded(bracket.season) == loaded(expected.season)
+    assert loaded(bracket.season.league) == loaded(expected.season.league)
+    assert bracket.team_count == 6
+    with pytest.raises(Bracket.DoesNotExist), transaction.atomic():
+        _rows.lock_bracket(-1)
+
+
+def test_matches_are_the_orm_s(bracket_id):
+    fields = ("bracket_id", "code", "order", "round", *MATCH_FIELDS)
+    expected = {
+        match.code: loaded(match)
+        for match in BracketMatch.objects.filter(bracket_id=bracket_id).only(*fields)
+    }
+    assert any(row["decided_at"] is not None for row in expected.values())
+    found = _rows.matches(bracket_id, list(expected), fields)
+    assert {match.code: loaded(match) for match in found} == expected
+    assert [match.code for match in _rows.matches(bracket_id, ["W1-1"], fields)] == ["W1-1"]
+
+
+def test_entries_with_teams_are_the_orm_s(bracket_id):
+    decided = BracketMatch.objects.filter(
+        bracket_id=bracket_id, status=BracketMatch.Status.DECIDED
+    ).first()
+    team_ids = {decided.first_team_id, decided.second_team_id}
+    for wanted in (team_ids, set()):
+        expected = list(
+            BracketEntry.objects.filter(bracket_id=bracket_id)
+            .filter(Q(team_id__in=wanted) | Q(withdrawn_at__isnull=False))
+            .order_by("seed")
+        )
+        found = _rows.entries_with_teams(bracket_id, wanted)
+        assert [loaded(entry) for entry in found] == [loaded(entry) for entry in expected]
+        assert len(found) == len(wanted) + 1  # and the withdrawn team's
+        for entry in found:
+            team = entry.team
+            assert loaded(team) == loaded(type(team).objects.get(pk=entry.team_id))
+            assert loaded(team.player_one) == loaded(
+                type(team.player_one).objects.get(pk=team.player_one_id)
+            )
+            assert team.player_two.pk == team.player_two_id
+
+
+def test_match_games_are_the_orm_s(bracket_id):
+    ids = list(BracketMatch.objects.filter(bracket_id=bracket_id).values_list("pk", flat=True))
+    expected = list(
+        BracketMatchGame.objects.filter(match__in=ids).values_list(
+            "pk", "match_id", "number", "status", "game__status", "game__winner"
+        )
+    )
+    assert len(expected) > 2
+    assert _rows.match_games(ids, ("status", "winner")) == expected
+
+
+def test_update_match_writes_the_fields_named(bracket_id):
+    match = BracketMatch.objects.filter(
+        bracket_id=bracket_id, status=BracketMatch.Status.DECIDED
+    ).first()
+    match.needs_review, match.review_reason = True, "checked"
+    match.status = BracketMatch.Status.READY  # not named: not written
+    _rows.update_match(match, ["needs_review", "review_reason"])
+    match.refresh_from_db()
+    assert (match.needs_review, match.review_reason, match.status) == (
+        True,
+        "checked",
+        BracketMatch.Status.DECIDED,
+    )

@@ -1,0 +1,77 @@
+"""The change log under real concurrency on PostgreSQL: tables of one season never wait on each
+other, and a change is pending from the moment it commits, whatever order the transactions
+took their ids in (the failure a counter like ``max(id)`` has)."""
+
+import threading
+
+import pytest
+from django.db import connection, transaction
+
+from scoring import services
+from scoring.models import ResultChange, StandingSnapshot
+from scoring.selectors import season_results_version
+from scoring.standings import season_standings_recompute, stale_season_ids
+from tests.conftest import require
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def hand(game, makers="A"):
+    return services.hand_record(game=game, data=services.HandInput(makers=makers, tricks_won=3))
+
+
+@pytest.fixture
+def two_tables(make_game, settings):
+    require(settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "needs PostgreSQL")
+    first = make_game("standard")
+    return first, make_game("standard", season=first.season)
+
+
+def test_a_change_that_commits_after_a_later_one_is_still_folded(two_tables):
+    first, second = two_tables
+    season_id = first.season_id
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+    errors = []
+
+    def slow_table():
+        """Records a hand (taking the lower change id) and holds its transaction open."""
+        try:
+            with transaction.atomic():
+                hand(first)
+                started.set()
+                assert release.wait(10)
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+            finished.set()
+
+    thread = threading.Thread(target=slow_table)
+    thread.start()
+    assert started.wait(10)
+    with connection.cursor() as cursor:  # a lock on the season's row would fail this table
+        cursor.execute("SET lock_timeout = '2s'")
+    hand(second)  # the higher id, committed first
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = 0")
+
+    [fast_id] = ResultChange.objects.values_list("pk", flat=True)  # the slow one is not visible
+    early = season_standings_recompute(season_id=season_id)
+    assert early is not None and not ResultChange.objects.exists()
+    release.set()
+    assert finished.wait(10)
+    thread.join()
+    assert not errors, errors
+
+    # The slow table's change committed after the recompute read: it is pending, the season is
+    # stale, and the next run folds it.
+    [slow_id] = ResultChange.objects.values_list("pk", flat=True)
+    assert slow_id < fast_id
+    assert season_id in stale_season_ids()
+    assert season_results_version(season_id=season_id) == early.results_version + 1
+    late = season_standings_recompute(season_id=season_id)
+    assert late is not None and late.results_version == early.results_version + 1
+    assert not ResultChange.objects.exists()
+    assert season_id not in stale_season_ids()
+    assert season_standings_recompute(season_id=season_id) is None
+    assert StandingSnapshot.objects.get(season_id=season_id).results_version == 2
