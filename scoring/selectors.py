@@ -1,7 +1,31 @@
 """Reads for games and hands (services write; selectors read)."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import connection, transaction
+
 from scoring.domain.engine import HandScore, Outcome, next_dealer
 from scoring.models import Game, Hand
+
+
+@contextmanager
+def one_moment() -> Iterator[None]:
+    """Every read inside sees the database at one moment.
+
+    PostgreSQL's default (read committed) gives each statement its own snapshot, so a page that
+    reads a game's row and then its hands can show a hand committed in between without the score
+    it brought (hand 3 to enter, 2–0 shown). Here the reads share one repeatable-read, read-only
+    snapshot, which takes no lock and never waits for a writer. SQLite's embedded default keeps
+    autocommit reads (its transactions are immediate, and would make a reader queue behind
+    writers); inside a transaction already open nothing changes."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
 
 
 def game_counting_hands(*, game: Game) -> list[Hand]:

@@ -18,6 +18,7 @@ nothing to ride on. Leaving it out also spares captains on phones that drop cook
 from __future__ import annotations
 
 import io
+from contextlib import nullcontext
 from functools import cache, wraps
 from pathlib import Path
 
@@ -46,7 +47,7 @@ from scoring.captain.forms import (
     hand_values,
 )
 from scoring.models import Game, Hand
-from scoring.selectors import game_counting_hands
+from scoring.selectors import game_counting_hands, one_moment
 
 ROBOTS = "noindex, nofollow"
 _too_many_guesses = captain_guesses_exceeded
@@ -71,13 +72,17 @@ def captain_door(view):
     def wrapper(request, token: str, *args, **kwargs):
         if _too_many_guesses(request, increment=False):
             return _private(_link_problem(request, status=429))
-        try:
-            game = game_for_captain(token=token)
-        except NotFoundError as error:
-            if _too_many_guesses(request, increment=True):
-                return _private(_link_problem(request, status=429))
-            return _private(_link_problem(request, status=404, message=error.message))
-        return _private(view(request, game, *args, **kwargs))
+        # A page is read at one moment (the game's row and its hands agree); a write takes its
+        # own transaction and shows the card it leaves from a fresh read (``_fresh``).
+        reading = one_moment() if request.method in ("GET", "HEAD") else nullcontext()
+        with reading:
+            try:
+                game = game_for_captain(token=token)
+            except NotFoundError as error:
+                if _too_many_guesses(request, increment=True):
+                    return _private(_link_problem(request, status=429))
+                return _private(_link_problem(request, status=404, message=error.message))
+            return _private(view(request, game, *args, **kwargs))
 
     return wrapper
 
@@ -91,6 +96,12 @@ def _reload(game: Game) -> Game:
     return game_for_captain(token=game.captain_token)
 
 
+def _fresh(request, game: Game, **context) -> HttpResponse:
+    """The card as a write left it: the game and its hands read again, at one moment."""
+    with one_moment():
+        return _show(request, _reload(game), **context)
+
+
 def _show(request, game: Game, *, status: int = 200, **context) -> HttpResponse:
     """The score card: the partial for a script's request, else the full page."""
     template = "captain/_card.html" if request.htmx else "captain/page.html"
@@ -100,7 +111,7 @@ def _show(request, game: Game, *, status: int = 200, **context) -> HttpResponse:
 def _done(request, game: Game, message: str) -> HttpResponse:
     """A write went through: the fresh card (script), or redirect-after-post with a message."""
     if request.htmx:
-        return _show(request, _reload(game), flash=[("ok", message)])
+        return _fresh(request, game, flash=[("ok", message)])
     messages.success(request, message)
     return HttpResponseRedirect(_card_url(game), status=303)
 
@@ -108,7 +119,7 @@ def _done(request, game: Game, message: str) -> HttpResponse:
 def _refused(request, game: Game, error: DomainError | str, *, status: int, **context):
     """A write was refused: the card again with the reason (nothing was written)."""
     message = error.message if isinstance(error, DomainError) else error
-    return _show(request, _reload(game), status=status, flash=[("error", message)], **context)
+    return _fresh(request, game, status=status, flash=[("error", message)], **context)
 
 
 def _status_of(error: DomainError) -> int:

@@ -1,6 +1,7 @@
 """Hand entry under real concurrency on PostgreSQL: a hand written on the game as the door read
 it and one written under the game's row lock take their locks in the same order."""
 
+import re
 import threading
 import time
 
@@ -55,3 +56,36 @@ def test_a_hand_on_the_read_and_one_under_lock_never_deadlock(make_game, setting
     assert list(Hand.objects.filter(game=game).values_list("number", "makers")) == [(1, "B")]
     game.refresh_from_db()
     assert (game.last_hand_number, game.score_b) == (1, 1)
+
+
+def test_the_score_card_is_read_at_one_moment(make_game, settings, client, monkeypatch):
+    """A hand committed between the card's read of the game's row and of its hands: the card
+    shows the game as it was before that hand (hand 2 to enter, 2–0), never the next number with
+    the old score (hand 3 to enter, 2–0), which a phone would keep and show offline."""
+    require(settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "needs PostgreSQL")
+    from scoring.captain import card
+
+    game = make_game("standard")
+    services.hand_record(game=game, data=services.HandInput(makers="A", tricks_won=5))
+    read_hands = card.game_counting_hands
+
+    def another_captain_records_first(*, game):
+        def record():
+            try:
+                services.hand_record(
+                    game=Game.objects.get(pk=game.pk),
+                    data=services.HandInput(makers="B", tricks_won=3),
+                )
+            finally:
+                connection.close()
+
+        thread = threading.Thread(target=record)
+        thread.start()
+        thread.join(10)
+        return read_hands(game=game)
+
+    monkeypatch.setattr(card, "game_counting_hands", another_captain_records_first)
+    page = client.get(f"/t/{game.captain_token}/").content.decode()
+    assert Hand.objects.filter(game=game).count() == 2  # the other captain's hand went in
+    assert re.findall(r"Hand (\d+) ·", page) == ["2"]  # the next hand to enter
+    assert re.findall(r'<b>(\d+)<span class="sr"> points', page) == ["2", "0"]
