@@ -121,16 +121,71 @@ def test_match_games_are_the_orm_s(bracket_id):
     assert _rows.match_games(ids, ("status", "winner")) == expected
 
 
-def test_update_match_writes_the_fields_named(bracket_id):
-    match = BracketMatch.objects.filter(
-        bracket_id=bracket_id, status=BracketMatch.Status.DECIDED
-    ).first()
-    match.needs_review, match.review_reason = True, "checked"
-    match.status = BracketMatch.Status.READY  # not named: not written
-    _rows.update_match(match, ["needs_review", "review_reason"])
-    match.refresh_from_db()
-    assert (match.needs_review, match.review_reason, match.status) == (
-        True,
-        "checked",
-        BracketMatch.Status.DECIDED,
+def test_update_matches_writes_each_row_its_own_values_in_one_statement(
+    bracket_id, django_assert_num_queries
+):
+    """Each match gets its own values (a NULL, a time, a flag, text), the fields not named and
+    the matches not given are left as they were; as ``bulk_update`` would write them."""
+    rows = list(BracketMatch.objects.filter(bracket_id=bracket_id).order_by("order"))
+    first = next(row for row in rows if row.status == BracketMatch.Status.DECIDED)
+    second, untouched = [row for row in rows if row.status != BracketMatch.Status.DECIDED][:2]
+    before = {row.pk: loaded(row) for row in rows}
+    other = first.second_team_id if first.winner_id == first.first_team_id else first.first_team_id
+    first.winner_id, first.decided_at = other, None
+    first.needs_review, first.review_reason = True, "checked"
+    second.decided_at = "2026-03-04T05:06:07Z"
+    second.needs_review, second.review_reason = False, "it's fine"
+    first.status = second.status = untouched.status = "not named: not written"
+    named = ["winner", "decided_at", "needs_review", "review_reason"]
+    with django_assert_num_queries(1):
+        _rows.update_matches([first, second], named)
+    after = {row.pk: loaded(row) for row in BracketMatch.objects.filter(bracket_id=bracket_id)}
+    changed = {"winner_id", "decided_at", "needs_review", "review_reason"}
+    for row in rows:
+        for name, value in before[row.pk].items():
+            if row not in (first, second) or name not in changed:
+                assert after[row.pk][name] == value, (row.code, name)
+    assert {name: after[first.pk][name] for name in changed} == {
+        "winner_id": other,
+        "decided_at": None,
+        "needs_review": True,
+        "review_reason": "checked",
+    }
+    assert after[second.pk]["decided_at"].isoformat() == "2026-03-04T05:06:07+00:00"
+    assert (after[second.pk]["needs_review"], after[second.pk]["review_reason"]) == (
+        False,
+        "it's fine",
     )
+
+
+def test_an_advance_commits_without_waiting_for_the_disk_and_a_result_does_not(bracket_id):
+    """On PostgreSQL the advance (derived: the sweep redoes a lost one) does not wait for its
+    commit to reach the disk; the game's result it follows, accepted from a captain, does."""
+    from django.db import connection
+
+    from tournaments.services.brackets.advance import bracket_advance
+
+    link = (
+        BracketMatchGame.objects.filter(
+            match__bracket_id=bracket_id, status=BracketMatchGame.Status.COUNTING
+        )
+        .exclude(game__status="finished")
+        .select_related("game")
+        .first()
+    )
+    statements = []
+
+    def spy(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(spy):
+        scoring.game_record_final_score(game=link.game, score_a=10, score_b=7)
+        recorded = list(statements)
+        statements.clear()
+        bracket_advance(game_id=link.game_id)
+    relaxed = [sql for sql in statements if "synchronous_commit" in sql]
+    expected = ["SET LOCAL synchronous_commit TO OFF"] if connection.vendor == "postgresql" else []
+    assert relaxed == expected
+    assert not [sql for sql in recorded if "synchronous_commit" in sql]
+    assert BracketMatch.objects.get(pk=link.match_id).status == BracketMatch.Status.DECIDED

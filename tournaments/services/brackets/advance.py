@@ -106,6 +106,7 @@ def bracket_advance(*, game_id: int) -> Bracket | None:
         if locked is None:
             return None
         bracket, code = locked
+        _rows.commit_without_waiting_for_disk()  # derived: the sweep redoes a lost advance
         _reconcile_locked(bracket, {code}, replay=False)
     return bracket
 
@@ -116,6 +117,7 @@ def _reconcile(bracket_id: int, check: Collection[str], *, replay: bool = True) 
     falling back to the replay where that path does not apply."""
     with transaction.atomic():
         bracket = _lock(bracket_id)
+        _rows.commit_without_waiting_for_disk()
         _reconcile_locked(bracket, check, replay=replay)
     return bracket
 
@@ -192,8 +194,7 @@ def _advance(bracket: Bracket, code: str) -> bool:
             if state.status is MatchStatus.READY:
                 ready.append(row)
             open_after = open_after or state.status in (MatchStatus.READY, MatchStatus.WAITING)
-    for row in changed:  # a few rows: plain UPDATEs cost less than a bulk one
-        _rows.update_match(row, MATCH_FIELDS)
+    _rows.update_matches(changed, MATCH_FIELDS)
     decided = match.status == BracketMatch.Status.DECIDED
     if decided and not match.needs_review and match.pk in loaded.in_play:  # a stray game
         names = _team_names(loaded)
