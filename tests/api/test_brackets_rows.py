@@ -160,7 +160,8 @@ def test_update_matches_writes_each_row_its_own_values_in_one_statement(
 
 def test_an_advance_commits_without_waiting_for_the_disk_and_a_result_does_not(bracket_id):
     """On PostgreSQL the advance (derived: the sweep redoes a lost one) does not wait for its
-    commit to reach the disk; the game's result it follows, accepted from a captain, does."""
+    commit to reach the disk, set for its transaction alone; the game's result it follows,
+    accepted from a captain, does wait."""
     from django.db import connection
 
     from tournaments.services.brackets.advance import bracket_advance
@@ -173,19 +174,29 @@ def test_an_advance_commits_without_waiting_for_the_disk_and_a_result_does_not(b
         .select_related("game")
         .first()
     )
-    statements = []
+    settings_seen = []
+    if connection.vendor == "postgresql":  # as a new transaction starts (the fixture's advances
+        with connection.cursor() as cursor:  # ran in the test's one transaction)
+            cursor.execute("SET LOCAL synchronous_commit TO on")
 
     def spy(execute, sql, params, many, context):
-        statements.append(sql)
-        return execute(sql, params, many, context)
+        result = execute(sql, params, many, context)
+        if not sql.startswith("SHOW") and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:  # the setting after each statement
+                cursor.execute("SHOW synchronous_commit")
+                settings_seen.append((sql, cursor.fetchone()[0]))
+        return result
 
     with connection.execute_wrapper(spy):
         scoring.game_record_final_score(game=link.game, score_a=10, score_b=7)
-        recorded = list(statements)
-        statements.clear()
+        recorded = {setting for _, setting in settings_seen}
+        settings_seen.clear()
         bracket_advance(game_id=link.game_id)
-    relaxed = [sql for sql in statements if "synchronous_commit" in sql]
-    expected = ["SET LOCAL synchronous_commit TO OFF"] if connection.vendor == "postgresql" else []
-    assert relaxed == expected
-    assert not [sql for sql in recorded if "synchronous_commit" in sql]
     assert BracketMatch.objects.get(pk=link.match_id).status == BracketMatch.Status.DECIDED
+    if connection.vendor == "postgresql":
+        assert recorded == {"on"}
+        locked = next(index for index, (sql, _) in enumerate(settings_seen) if "FOR UPDATE" in sql)
+        assert "synchronous_commit" in settings_seen[locked][0]
+        assert {setting for _, setting in settings_seen[locked:]} == {"off"}  # to its commit
+        # for that transaction alone (``SET LOCAL``; the test's own transaction hides the end)
+        assert _rows.RELAXED_COMMIT == "set_config('synchronous_commit', 'off', true)"

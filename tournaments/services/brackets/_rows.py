@@ -98,9 +98,11 @@ def _bracket_columns() -> tuple[_Columns, _Columns, _Columns]:
 
 
 @_statement
-def _lock_sql(of_game: bool) -> str:
+def _lock_sql(of_game: bool, derived: bool) -> str:
     """The bracket ``%s`` (or that of the match game ``%s`` counts for, and the match's code),
-    locked; see ``lock_bracket``."""
+    locked; see ``lock_bracket``. ``derived``: and, on PostgreSQL, the transaction's commit
+    does not wait for the disk (``commit_without_waiting_for_disk``), set in the same round
+    trip (``set_config(…, true)`` is ``SET LOCAL``; its column is not read)."""
     brackets, seasons, leagues = _bracket_columns()
     features = connection.features
     lock = ""
@@ -115,8 +117,9 @@ def _lock_sql(of_game: bool) -> str:
             f"INNER JOIN {table(link)} l ON l.{col(link, 'match')} = m.id "
         )
         where = f"l.{col(link, 'game')} = %s AND l.{col(link, 'status')} = %s"
+    relaxed = f"{RELAXED_COMMIT}, " if _relaxes(derived) else ""
     return (
-        f"SELECT {brackets.sql}, {seasons.sql}, {leagues.sql}, "
+        f"SELECT {relaxed}{brackets.sql}, {seasons.sql}, {leagues.sql}, "
         f"(SELECT COUNT(*) FROM {table(entry)} e WHERE e.{col(entry, 'bracket')} = b.id)"
         f"{code} FROM {table(Bracket)} b "
         f"INNER JOIN {table(Season)} s ON b.{col(Bracket, 'season')} = s.id "
@@ -125,20 +128,29 @@ def _lock_sql(of_game: bool) -> str:
     )
 
 
-def lock_bracket(bracket_id: int) -> Bracket:
+def lock_bracket(bracket_id: int, *, derived: bool = False) -> Bracket:
     """The bracket with its season and league, its row locked (``FOR UPDATE OF`` it alone
-    where the database locks rows), and ``team_count`` (its entries) read in the same query."""
-    rows = _locked(_lock_sql(False), [bracket_id])
+    where the database locks rows), and ``team_count`` (its entries) read in the same query.
+    ``derived``: the transaction only writes what the results imply (an advance, the sweep),
+    so its commit need not wait for the disk (``commit_without_waiting_for_disk``)."""
+    rows = _locked(_lock_sql(False, derived), [bracket_id])
     if not rows:
         raise Bracket.DoesNotExist("Bracket matching query does not exist.")
-    return _locked_bracket(rows[0])
+    return _locked_bracket(rows[0][_relaxes(derived) :])
 
 
 def lock_bracket_of_game(game_id: int) -> tuple[Bracket, str] | None:
-    """The bracket of the match ``game_id`` counts for, locked as by ``lock_bracket``, and the
-    match's code; ``None`` if the game counts for no match."""
-    rows = _locked(_lock_sql(True), [game_id, BracketMatchGame.Status.COUNTING])
-    return (_locked_bracket(rows[0][:-1]), rows[0][-1]) if rows else None
+    """The bracket of the match ``game_id`` counts for, locked as by ``lock_bracket`` for a
+    derived write (an advance), and the match's code; ``None`` if the game counts for no
+    match."""
+    rows = _locked(_lock_sql(True, True), [game_id, BracketMatchGame.Status.COUNTING])
+    return (_locked_bracket(rows[0][_relaxes(True) : -1]), rows[0][-1]) if rows else None
+
+
+def _relaxes(derived: bool) -> bool:
+    """Whether the lock query of a ``derived`` write sets its commit not to wait for the disk
+    (its first column, not read)."""
+    return derived and connection.vendor == "postgresql"
 
 
 def _locked(sql: str, params: Sequence) -> list[tuple]:
@@ -269,6 +281,9 @@ def update_matches(matches: Sequence[BracketMatch], names: Sequence[str]) -> Non
         cursor.execute(_update_matches_sql(len(matches), tuple(names)), params)
 
 
+RELAXED_COMMIT = "set_config('synchronous_commit', 'off', true)"
+
+
 def commit_without_waiting_for_disk() -> None:
     """This transaction's commit returns before its WAL reaches the disk (PostgreSQL's
     ``synchronous_commit = off``, for this transaction alone; elsewhere nothing changes).
@@ -276,7 +291,7 @@ def commit_without_waiting_for_disk() -> None:
     For derived writes only: an advance stores what the games' results (committed and flushed
     before it) imply, and the periodic sweep (``bracket_sweep``) redoes any advance a crash of
     the database server would lose in its last fraction of a second. The commit's wait for the
-    disk was most of an advance's time on PostgreSQL (2.5–3.8 ms a commit here)."""
+    disk was most of an advance's time on PostgreSQL (2.5–3.8 ms a commit here). The advance
+    and the sweep set it in the query that locks the bracket (``lock_bracket(derived=True)``)."""
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        fetch(f"SELECT {RELAXED_COMMIT}")

@@ -17,7 +17,7 @@ from tournaments.domain.brackets import BracketState, MatchState, MatchStatus, a
 from tournaments.models import Bracket, BracketMatch, BracketMatchGame
 from tournaments.selectors.bracket_structure import bracket_structure
 from tournaments.services.brackets import _rows
-from tournaments.services.brackets._loading import IN_PLAY, MATCH_FIELDS, _load, _Loaded, _lock
+from tournaments.services.brackets._loading import IN_PLAY, MATCH_FIELDS, _load, _Loaded
 from tournaments.services.brackets.match_games import (
     _counting_links,
     _create_next_games,
@@ -102,11 +102,12 @@ def bracket_advance(*, game_id: int) -> Bracket | None:
     matches that became ready get their games. Idempotent, and the same whatever the ``change``
     was, so a repeated or lost signal does no harm."""
     with transaction.atomic():
-        locked = _rows.lock_bracket_of_game(game_id)  # the link read and the lock in one query
+        # The link read and the lock in one query; derived writes, so the commit does not wait
+        # for the disk (the sweep redoes an advance a crash would lose).
+        locked = _rows.lock_bracket_of_game(game_id)
         if locked is None:
             return None
         bracket, code = locked
-        _rows.commit_without_waiting_for_disk()  # derived: the sweep redoes a lost advance
         _reconcile_locked(bracket, {code}, replay=False)
     return bracket
 
@@ -116,8 +117,7 @@ def _reconcile(bracket_id: int, check: Collection[str], *, replay: bool = True) 
     bracket (``_sync``); otherwise advance only what one match's games changed (``_advance``),
     falling back to the replay where that path does not apply."""
     with transaction.atomic():
-        bracket = _lock(bracket_id)
-        _rows.commit_without_waiting_for_disk()
+        bracket = _rows.lock_bracket(bracket_id, derived=True)
         _reconcile_locked(bracket, check, replay=replay)
     return bracket
 
