@@ -90,6 +90,19 @@ def season_lines(*, season_id: int, kind: str, entrant_ids) -> list[dict]:
     return [data for _entrant, data in sorted(found, key=lambda pair: order[pair[0]])]
 
 
+def season_all_lines(*, season_id: int, kind: str) -> list[dict]:
+    """Every stored line of one kind in a season, in entrant order: e.g. every player's stats,
+    as the engines list them (``scoring.domain.stats.player_stats``). Tens of megabytes in a
+    large season: for exports, checks and benchmarks, never a page."""
+    from scoring.models import StandingLine
+
+    return list(
+        StandingLine.objects.filter(season_id=season_id, kind=kind)
+        .order_by("entrant_id")
+        .values_list("data", flat=True)
+    )
+
+
 def player_lines(*, season_ids, player_id: int) -> dict[int, dict[str, dict]]:
     """One player's stored lines in some seasons: ``{season_id: {kind: data}}``, in one query.
     ``standing`` lines are a player's only in an individual season (else they are a team's)."""

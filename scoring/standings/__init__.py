@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.core.cache import cache
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
@@ -85,7 +85,7 @@ def _rules_from(options: dict[str, Any]) -> SeasonRules:
     return SeasonRules(**values)
 
 
-_LARGE_PARTS = ("player_stats", "team_stats", "ratings", "nights")
+_LARGE_PARTS = ("ratings", "nights")
 
 
 @contextmanager
@@ -170,26 +170,15 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
         if not _snapshot_store(season.pk, version, computed):
             transaction.set_rollback(True)  # never go back to an older version
             return None
-    _assemble_parts(season.pk, version)
-    # The large parts (stats of every player and their partners) load when first read: the
-    # caller just wrote them and most callers never look.
+    # The ratings and night lines load when first read: the caller just wrote them and most
+    # callers never look.
     return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
-
-
-_ASSEMBLED_PARTS = (
-    ("player_stats", StandingLine.Kind.PLAYER),
-    ("team_stats", StandingLine.Kind.TEAM),
-)
-"""The snapshot's largest parts: lists of every entrant's line, sorted by entrant id."""
 
 
 def _snapshot_store(season_id: int, version: int, computed: Computed) -> bool:
     """Store the computed snapshot and its per-entrant lines (in the caller's transaction),
-    unless a newer snapshot is there; say whether it was stored.
-
-    The largest parts (``_ASSEMBLED_PARTS``) are assembled from the lines afterwards
-    (:func:`_assemble_parts`), by the database on PostgreSQL, so only the lines that changed
-    travel from Python."""
+    unless a newer snapshot is there; say whether it was stored. Only the lines whose digest
+    changed are written: after one game, mostly the stats of its four players."""
     values = computed.values
     stored = StandingSnapshot.objects.filter(season_id=season_id, results_version__lte=version)
     if not stored.update(**values):
@@ -204,43 +193,6 @@ def _snapshot_store(season_id: int, version: int, computed: Computed) -> bool:
     # The race is worked out from the snapshot, once it is committed.
     transaction.on_commit(lambda: race_compute_soon(season_id))
     return True
-
-
-def _assemble_parts(season_id: int, version: int) -> None:
-    """Set the snapshot's largest parts (``_ASSEMBLED_PARTS``) to its lines, in entrant order,
-    unless a newer snapshot is there.
-
-    Done after the snapshot is committed, in a transaction of its own: in a large season the
-    parts run to tens of megabytes, and writing them takes longer than the rest of an
-    incremental recompute, which they would keep from being seen. Until it is done the parts
-    are those of the snapshot before (readers of one entrant's stats read its line, which is
-    always current); the recompute returns once they are written."""
-    stored = StandingSnapshot.objects.filter(season_id=season_id, results_version=version)
-    with transaction.atomic():
-        if connection.vendor != "postgresql":
-            stored.update(
-                **{
-                    name: list(
-                        StandingLine.objects.filter(season_id=season_id, kind=kind)
-                        .order_by("entrant_id")
-                        .values_list("data", flat=True)
-                    )
-                    for name, kind in _ASSEMBLED_PARTS
-                }
-            )
-            return
-        snapshots, lines = StandingSnapshot._meta.db_table, StandingLine._meta.db_table
-        parts = ", ".join(
-            f"{name} = COALESCE((SELECT jsonb_agg(data ORDER BY entrant_id) FROM {lines} "
-            f"WHERE season_id = %s AND kind = %s), '[]'::jsonb)"
-            for name, _kind in _ASSEMBLED_PARTS
-        )
-        params = [value for _name, kind in _ASSEMBLED_PARTS for value in (season_id, kind.value)]
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {snapshots} SET {parts} WHERE season_id = %s AND results_version = %s",
-                [*params, season_id, version],
-            )
 
 
 def _lines_write(season_id: int, computed: Computed) -> None:
@@ -277,7 +229,7 @@ def _lines_write(season_id: int, computed: Computed) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Per-entrant lines: the snapshot's parts split by entrant, so one player's line is one row read
+# Per-entrant lines: the snapshot split by entrant, so one player's line is one row read
 # --------------------------------------------------------------------------------------------
 
 LINE_SOURCES = (
@@ -301,8 +253,9 @@ def line_digest(line: dict[str, Any]) -> str:
 
 
 def standing_lines(*, season_id: int, values: dict[str, Any]) -> list[StandingLine]:
-    """The snapshot ``values`` (as the recompute stores them) as one line per entrant and kind,
-    each with the digest of its data."""
+    """Snapshot ``values`` (its ``standings`` and ``ratings``, with every player's and team's
+    stats lines as ``player_stats`` and ``team_stats``) as one line per entrant and kind, each
+    with the digest of its data."""
     parts = [(StandingLine.Kind.STANDING, values["standings"]["rows"], "entrant")]
     parts += [(kind, values[part], key) for kind, part, key in LINE_SOURCES]
     return [

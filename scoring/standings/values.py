@@ -45,8 +45,8 @@ def basis_of(season: Season) -> dict[str, Any]:
 
 @dataclass
 class Computed:
-    """A recompute's result: the snapshot's values (its large stats parts left to be assembled
-    from the lines) and the per-entrant lines to write (``None`` data: the line is gone).
+    """A recompute's result: the snapshot's values and the per-entrant lines to write (``None``
+    data: the line is gone), the only store of each player's and team's stats.
     ``complete`` says the lines of every entrant are given (a recompute from scratch)."""
 
     values: dict[str, Any]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from league.errors import DomainError
 from league.models import Player, Season, Team
-from scoring import services
+from scoring import selectors, services
 from scoring.domain.ratings import compute_ratings
 from scoring.domain.standings import GameRecord, SideTally, compute_standings
 from scoring.domain.stats import HandTotals, player_stats, side_tallies, team_stats
@@ -27,6 +27,7 @@ from tests.factories import GameFactory, NightFactory, SeasonFactory, team_game
 pytestmark = pytest.mark.django_db
 
 PARTS = ("standings", "player_stats", "team_stats", "ratings", "nights")
+LINE_PARTS = {"player_stats": StandingLine.Kind.PLAYER, "team_stats": StandingLine.Kind.TEAM}
 
 
 # --- the reference: every raw hand row through the pure engines (the recompute of before) -------
@@ -122,8 +123,13 @@ def reference_parts(season: Season) -> dict:
 
 
 def stored_parts(season: Season) -> dict:
+    """The stored snapshot's parts; the player and team stats, which live only on the lines, as
+    the lists the engines make (every line of the kind, by entrant id)."""
     snapshot = StandingSnapshot.objects.get(season=season)
-    return {part: getattr(snapshot, part) for part in PARTS}
+    parts = {part: getattr(snapshot, part) for part in PARTS if part not in LINE_PARTS}
+    for part, kind in LINE_PARTS.items():
+        parts[part] = selectors.season_all_lines(season_id=season.pk, kind=kind)
+    return parts
 
 
 def stored_lines(season: Season) -> dict:
