@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import io
+import json
 import pickle
 import time
 from collections.abc import Iterator
@@ -23,7 +24,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
@@ -225,7 +226,24 @@ def _lines_write(season_id: int, computed: Computed) -> None:
     ]
     for start in range(0, len(stale), 900):  # under SQLite's limit of variables in a query
         StandingLine.objects.filter(pk__in=stale[start : start + 900]).delete()
-    StandingLine.objects.bulk_create([fresh[key] for key in changed], batch_size=500)
+    _lines_insert([fresh[key] for key in changed])
+
+
+def _lines_insert(lines: list[StandingLine]) -> None:
+    """Insert ``lines``; on PostgreSQL with ``COPY``. After one game of a large season some
+    eight hundred standings rows change (everyone's Buchholz moves with four players' scores):
+    COPY takes a fifth of the time of an INSERT, whose every JSON string is escaped into the
+    statement."""
+    if connection.vendor != "postgresql":
+        StandingLine.objects.bulk_create(lines, batch_size=500)
+        return
+    columns = ("season_id", "kind", "entrant_id", "data", "digest")
+    statement = f"COPY {StandingLine._meta.db_table} ({', '.join(columns)}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        for line in lines:
+            copy.write_row(
+                (line.season_id, line.kind, line.entrant_id, json.dumps(line.data), line.digest)
+            )
 
 
 # --------------------------------------------------------------------------------------------
