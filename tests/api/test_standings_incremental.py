@@ -385,3 +385,23 @@ def test_changed_games_are_folded_into_the_stored_totals_without_a_recount(leagu
     season_standings_recompute(season_id=season.pk)
     assert paths == ["_from_scratch"]
     assert stored_parts(season) == reference_parts(season)
+
+
+def test_kept_opponent_records_are_the_lines_and_stay_within_their_bound():
+    """The head-to-head records kept between recomputes, by line digest: the same records as
+    the line's, the least recently used dropped first, never more than the bound."""
+    from scoring.standings.values import _OpponentRecords
+
+    def line(other: int) -> list[dict]:
+        return [{"other_id": other, "wins": 2, "losses": 1, "draws": 0, "games": 3}]
+
+    kept = _OpponentRecords(capacity=2)
+    assert kept.put("a", line(7)) == {7: (2, 1, 0)}
+    assert kept.get("a") == {7: (2, 1, 0)} and kept.get("b") is None
+    kept.put("b", line(8))
+    kept.get("a")  # "b" is now the least recently used
+    kept.put("c", line(9))
+    assert (kept.get("a"), kept.get("b"), kept.get("c")) == ({7: (2, 1, 0)}, None, {9: (2, 1, 0)})
+    assert kept.size == 2
+    assert kept.put("", line(5)) == {5: (2, 1, 0)} and kept.get("") is None  # no digest: not kept
+    assert kept.put("d", line(1) + line(2) + line(3)) and kept.get("d") is None  # over the bound
