@@ -37,10 +37,15 @@ from scoring.standings.values import Computed, snapshot_values
 
 PENDING_SECONDS = 30
 """How long a queued recompute keeps others from queueing (longer than any recompute waits)."""
-COALESCE_COUNTDOWN = 0.5
+COALESCE_COUNTDOWN = 0.25
 """Seconds a queued recompute waits, so a burst of hands is computed once. Short: only one run
 is queued at a time per season, and changes made while it runs queue the next, so the wait only
-gathers the first hands of a burst; it adds to the time a hand takes to reach the standings."""
+gathers the first hands of a burst; it adds to the time a hand takes to reach the standings
+(a quarter of a second; it was half a second while a recompute of a large season took two)."""
+RACE_COUNTDOWN = 2.0
+"""Seconds a queued race waits: nobody waits on the race (a second or more of simulation in a
+large season, on its own queue), so it gathers more snapshots of a busy night than a recompute
+does, and takes less CPU from the recomputes."""
 
 
 def _pending_key(season_id: int) -> str:
@@ -56,7 +61,7 @@ def race_compute_soon(season_id: int) -> bool:
     this call queued it. Asked for after each new snapshot, coalesced like the recompute."""
     if not cache.add(race_pending_key(season_id), 1, timeout=PENDING_SECONDS):
         return False
-    if not jobs.send_race_compute(season_id, countdown=COALESCE_COUNTDOWN):
+    if not jobs.send_race_compute(season_id, countdown=RACE_COUNTDOWN):
         cache.delete(race_pending_key(season_id))  # not queued: the sweep or the next change will
         return False
     return True
