@@ -14,8 +14,9 @@ Each read goes through Django's test client (URL routing, the view, JSON renderi
 - a bare view: the API root ``/api/v1/`` (routing, DRF, rendering; no query).
 
 "Before" is what the reads cost before the stored lines: the whole snapshot loaded and rendered
-(the old standings endpoint) and the whole snapshot loaded to pick one player's line (the old
-stats endpoint and player page).
+(the old standings endpoint) and every player's stats loaded to pick one player's line (the old
+stats endpoint and player page). The snapshot no longer holds the stats (every player's and
+team's are on their lines only), so "the whole snapshot" is read as the snapshot and every line.
 """
 
 import json
@@ -33,6 +34,21 @@ import bench_standings_pg as base
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 LINE_PARTS = ("standings", "player_stats", "team_stats", "ratings")
+STATS_KINDS = {"player_stats": "player", "team_stats": "team"}
+
+
+def snapshot_parts(season_id: int, parts) -> dict:
+    """The snapshot's ``parts``, the player and team stats read as every line of their kind."""
+    from scoring.models import StandingSnapshot
+    from scoring.selectors import season_all_lines
+
+    snapshot = StandingSnapshot.objects.get(season_id=season_id)
+    return {
+        part: season_all_lines(season_id=season_id, kind=STATS_KINDS[part])
+        if part in STATS_KINDS
+        else getattr(snapshot, part)
+        for part in parts
+    }
 
 
 def timed(call) -> tuple[float, object]:
@@ -58,7 +74,7 @@ def main() -> None:
         from django.urls import reverse
 
         from league.models import Season
-        from scoring.models import StandingLine, StandingSnapshot
+        from scoring.models import StandingLine
         from scoring.standings import season_standings_recompute, standing_lines_write
 
         season_id = base.kept_season() if kept else base.build_season()
@@ -67,8 +83,7 @@ def main() -> None:
             season_standings_recompute(season_id=season_id, force=True)
             print(f"recompute (snapshot and lines): {time.perf_counter() - started:.1f} s")
         season = Season.objects.select_related("league").get(pk=season_id)
-        stored = StandingSnapshot.objects.get(season_id=season_id)
-        values = {part: getattr(stored, part) for part in LINE_PARTS}
+        values = snapshot_parts(season_id, LINE_PARTS)
         StandingLine.objects.filter(season_id=season_id).update(digest="")
 
         def write_lines(label: str) -> None:
@@ -111,13 +126,12 @@ def main() -> None:
         page = reverse("public-player", args=[season.league.slug, player_id])
 
         def whole_snapshot() -> bytes:
-            snapshot = StandingSnapshot.objects.get(season_id=season_id)
             parts = ("standings", "player_stats", "team_stats", "ratings", "nights")
-            return json.dumps({part: getattr(snapshot, part) for part in parts}).encode()
+            return json.dumps(snapshot_parts(season_id, parts)).encode()
 
         def one_line_from_snapshot() -> dict:
-            snapshot = StandingSnapshot.objects.get(season_id=season_id)
-            return next(p for p in snapshot.player_stats if p["player_id"] == player_id)
+            stats = snapshot_parts(season_id, ("player_stats",))["player_stats"]
+            return next(p for p in stats if p["player_id"] == player_id)
 
         def bare_row() -> tuple:
             with connection.cursor() as cursor:

@@ -49,6 +49,7 @@ ENV = {
     "CELERY_TASK_ALWAYS_EAGER": "0",
     "STATIC_ROOT": str(ROOT / "benchmarks" / ".static"),
     "PYTHONUNBUFFERED": "1",
+    "CELERY_LOG_LEVEL": "INFO",
 }
 
 
@@ -116,14 +117,19 @@ def wait_for_server() -> None:
     raise SystemExit("gunicorn did not start")
 
 
-def wait_for_worker() -> None:
+def wait_for_workers(names: list[str]) -> None:
+    import socket
+
     from celery import Celery
 
     app = Celery(broker=REDIS_URL)  # this process has no broker of its own (the recompute ran here)
+    waiting = {name.replace("%h", socket.gethostname()) for name in names}
     deadline = time.monotonic() + 60
-    while not app.control.ping(timeout=1):
-        if time.monotonic() > deadline:
-            raise SystemExit("no Celery worker: see test-artifacts/bench-worker.log")
+    while waiting:
+        for answer in app.control.ping(destination=sorted(waiting), timeout=1):
+            waiting -= set(answer)
+        if waiting and time.monotonic() > deadline:
+            raise SystemExit(f"no Celery worker {waiting}: see test-artifacts/bench-*worker.log")
 
 
 def request(connection, method: str, path: str, token: str, body=None):
@@ -169,12 +175,21 @@ def main() -> None:
         gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
         gunicorn += ["--bind", f"127.0.0.1:{PORT}", "--workers", "2", "--log-level", "warning"]
         processes.append(start(gunicorn, "bench-gunicorn.log"))
-        worker = [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency=2"]
-        worker += ["--loglevel=WARNING", "--without-gossip", "--without-mingle"]
-        worker += ["-n", f"bench-{uuid.uuid4().hex[:8]}@%h"]
-        processes.append(start(worker, "bench-worker.log"))
+        # The workers as docker-compose runs them: one of 2 processes on the default queue, one
+        # of 1 process on the race queue at a lower CPU priority. A line per task (with its time)
+        # in test-artifacts/bench-worker.log and bench-race-worker.log.
+        names = []
+        for queue, concurrency, nice, log in (
+            ("celery", 2, [], "bench-worker.log"),
+            ("race", 1, ["nice", "-n", "10"], "bench-race-worker.log"),
+        ):
+            names.append(f"bench-{queue}-{uuid.uuid4().hex[:8]}@%h")
+            worker = [*nice, sys.executable, "-m", "celery", "-A", "config", "worker"]
+            worker += [f"--queues={queue}", f"--concurrency={concurrency}", "--loglevel=INFO"]
+            worker += ["--without-gossip", "--without-mingle", "-n", names[-1]]
+            processes.append(start(worker, log))
         wait_for_server()
-        wait_for_worker()
+        wait_for_workers(names)
         from scoring.models import Hand
         from scoring.standings import COALESCE_COUNTDOWN
 
@@ -185,8 +200,9 @@ def main() -> None:
                 latencies[name].append(sample(connection, token, season_id, game_ids[index]))
         hands = Hand.objects.filter(game__season_id=games["large"][0]).count()
         print(
-            "POST hand -> standing visible via GET (gunicorn 2 workers, one Celery worker of 2 "
-            "processes as docker-compose runs it, Redis, PostgreSQL; coalescing wait "
+            "POST hand -> standing visible via GET (gunicorn 2 workers; Celery as docker-compose "
+            "runs it: a worker of 2 processes on the default queue, one of 1 on the race queue; "
+            "Redis, PostgreSQL; coalescing wait "
             f"{COALESCE_COUNTDOWN:.2f} s; {SAMPLES} samples each)"
         )
         print(figures(f"large season ({hands:,} hands)", latencies["large"]))

@@ -262,7 +262,7 @@ def profile_recompute(season_id: int) -> None:
 
 
 def time_recompute(season_id: int) -> list[float]:
-    from scoring.models import StandingSnapshot
+    from scoring.models import StandingLine, StandingSnapshot
     from scoring.standings import season_standings_recompute
 
     times = []
@@ -272,8 +272,9 @@ def time_recompute(season_id: int) -> list[float]:
         times.append(time.perf_counter() - started)
         assert snapshot is not None
     stored = StandingSnapshot.objects.get(season_id=season_id)
+    stat_lines = StandingLine.objects.filter(season_id=season_id, kind="player").count()
     print(
-        f"snapshot: {len(stored.standings['rows'])} ranked rows, {len(stored.player_stats)} stat "
+        f"snapshot: {len(stored.standings['rows'])} ranked rows, {stat_lines} stat "
         f"lines, {len(stored.ratings)} ratings; compute part {stored.duration_ms} ms"
     )
     return times
@@ -333,35 +334,27 @@ def add_finished_game(season_id: int, chance: random.Random) -> int:
 def time_incremental(season_id: int) -> list[float]:
     """An incremental recompute after one new finished game, ``RUNS`` times; then one from
     scratch, which must store the very same snapshot."""
-    import scoring.standings
     from scoring.models import StandingSnapshot
+    from scoring.selectors import season_all_lines
     from scoring.standings import season_standings_recompute
 
     chance = random.Random(7)
-    times, visible = [], []
-    assemble = scoring.standings._assemble_parts
-
-    def committed(*args):  # the snapshot is committed (and seen) before its largest parts
-        visible.append(time.perf_counter() - started)
-        return assemble(*args)
-
-    scoring.standings._assemble_parts = committed
+    times = []
     for _ in range(RUNS):
         add_finished_game(season_id, chance)
         started = time.perf_counter()
         snapshot = season_standings_recompute(season_id=season_id)
         times.append(time.perf_counter() - started)
         assert snapshot is not None
-    scoring.standings._assemble_parts = assemble
-    print(
-        "(c) committed, the standings seen, after "
-        + ", ".join(f"{t:.2f}" for t in visible)
-        + " s; the stats parts assembled after"
-    )
-    parts = ("standings", "player_stats", "ratings", "nights")
-    folded = StandingSnapshot.objects.filter(season_id=season_id).values_list(*parts).get()
+    parts = ("standings", "ratings", "nights")
+
+    def stored() -> tuple:
+        snapshot = StandingSnapshot.objects.filter(season_id=season_id).values_list(*parts).get()
+        return snapshot, season_all_lines(season_id=season_id, kind="player")
+
+    folded = stored()
     season_standings_recompute(season_id=season_id, force=True)
-    recounted = StandingSnapshot.objects.filter(season_id=season_id).values_list(*parts).get()
+    recounted = stored()
     assert folded == recounted, "the incremental snapshot differs from a recompute from scratch"
     print("incremental check: after the new games, a recompute from scratch stores the same")
     return times
@@ -382,12 +375,10 @@ def time_sql(season_id: int) -> tuple[list[float], list[tuple]]:
 
 def cross_check(season_id: int, rows: list[tuple]) -> None:
     """The SQL's counts equal the snapshot's (so both read the same hands)."""
-    from scoring.models import StandingSnapshot
+    from scoring.selectors import season_all_lines
 
-    stats = {
-        line["player_id"]: line
-        for line in StandingSnapshot.objects.get(season_id=season_id).player_stats
-    }
+    lines = season_all_lines(season_id=season_id, kind="player")
+    stats = {line["player_id"]: line for line in lines}
     for player_id, games, wins, points_for, points_against, hands, marches in rows:
         line = stats[player_id]
         assert (line["games"], line["wins"], line["hands"], line["marches"]) == (

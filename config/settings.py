@@ -11,6 +11,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -141,6 +142,14 @@ else:
     CACHES = {"default": LOCAL_CACHE}
     CELERY_BROKER_URL = "memory://localhost/"  # a host, or kombu warns it reverts to one
     CELERY_TASK_ALWAYS_EAGER = True
+# Two queues. `celery` (the default): standings recomputes, point re-derivations, bracket advances
+# and the sweeps, the jobs a captain or a player waits for. `race`: the playoff race and projected
+# ranks (scoring.compute_season_race), seconds of simulation in a large season that nobody waits
+# on. A worker started without -Q consumes both; docker-compose runs one worker per queue, so a
+# recompute never waits behind a race.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (Queue("celery", routing_key="celery"), Queue("race", routing_key="race"))
+CELERY_TASK_ROUTES = {"scoring.compute_season_race": {"queue": "race"}}
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-job leaves the message for another worker
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

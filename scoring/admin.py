@@ -75,7 +75,7 @@ class StandingSnapshotAdmin(admin.ModelAdmin):
 
     list_display = ["season", "results_version", "computed_at", "duration_ms"]
     readonly_fields = ["season", "results_version", "computed_at", "duration_ms"]
-    exclude = ["standings", "player_stats", "team_stats", "ratings", "nights", "basis"]
+    exclude = ["standings", "ratings", "nights", "basis"]
 
     def has_add_permission(self, request, obj=None):
         return False

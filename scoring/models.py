@@ -246,13 +246,15 @@ class Hand(models.Model):
 
 
 class StandingSnapshot(models.Model):
-    """A season's computed standings, stats and ratings, as of one ``results_version``.
+    """A season's computed standings, ratings and night lines, as of one ``results_version``.
 
-    Written only by the recompute job; pages and the API read it. ``results_version`` is the
-    season's counter the snapshot was computed from: when it is behind the season's, a recompute
-    is due (and the sweep finds it even if the message asking for one was lost). ``race`` is
-    written by the race job after the snapshot; ``race_version`` behind ``results_version`` means
-    the race is due.
+    Written only by the recompute job; pages and the API read it. Each player's and team's stats
+    (partners and opponents included) are not here but on their own ``StandingLine`` rows,
+    written in the same transaction: readers want one entrant's stats, never all of them.
+    ``results_version`` is the season's counter the snapshot was computed from: when it is behind
+    the season's, a recompute is due (and the sweep finds it even if the message asking for one
+    was lost). ``race`` is written by the race job after the snapshot; ``race_version`` behind
+    ``results_version`` means the race is due.
     """
 
     season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="snapshot")
@@ -260,8 +262,6 @@ class StandingSnapshot(models.Model):
     computed_at = models.DateTimeField()
     duration_ms = models.PositiveIntegerField(default=0)
     standings = models.JSONField()
-    player_stats = models.JSONField(default=list)
-    team_stats = models.JSONField(default=list)
     ratings = models.JSONField(default=list)
     nights = models.JSONField(default=list, help_text="Per night: games and points per entrant.")
     race = models.JSONField(
@@ -285,7 +285,8 @@ class StandingSnapshot(models.Model):
 
 class StandingLine(models.Model):
     """One entrant's line of a season's snapshot, stored on its own row so one player's stats are
-    read without loading every line of the snapshot (which runs to megabytes in a large season).
+    read without loading every player's (which run to tens of megabytes in a large season). The
+    player and team stats live only here; standings rows and ratings are also in the snapshot.
 
     Written by the recompute in the same transaction as the snapshot (``scoring.standings``), so
     the lines always belong to the snapshot's ``results_version``; only lines whose ``digest``

@@ -90,16 +90,79 @@ def season_snapshot_get(*, season):
     return StandingSnapshot.objects.filter(season=season).first()
 
 
-def season_snapshot_head(*, season):
-    """The season's snapshot with only its version, time and standings loaded (not the stats,
-    ratings, nights or race: megabytes in a large season), or ``None``."""
+def season_standings_head(*, season):
+    """The season's snapshot with its version and time, ``standings_meta`` (the standings but
+    their rows: the tie-break chain, the seed...) and ``rows``, the standings rows as a
+    :class:`StandingsRows` read a slice at a time; or ``None``. Never the stats, ratings, nights
+    or race (megabytes in a large season), and on PostgreSQL not the whole rows either."""
+    from django.db import connection
+    from django.db.models import IntegerField, JSONField
+    from django.db.models.expressions import RawSQL
+
     from scoring.models import StandingSnapshot
 
-    return (
-        StandingSnapshot.objects.filter(season=season)
-        .only("season_id", "results_version", "computed_at", "standings")
+    fields = ("season_id", "results_version", "computed_at")
+    snapshots = StandingSnapshot.objects.filter(season=season)
+    if connection.vendor != "postgresql":
+        snapshot = snapshots.only(*fields, "standings").first()
+        if snapshot is not None:
+            rows = snapshot.standings.get("rows", [])
+            snapshot.standings_meta = {k: v for k, v in snapshot.standings.items() if k != "rows"}
+            snapshot.rows = StandingsRows(snapshot.pk, len(rows), rows)
+        return snapshot
+    snapshot = (
+        snapshots.only(*fields)
+        .annotate(
+            standings_meta=RawSQL("standings - 'rows'", [], output_field=JSONField()),
+            row_count=RawSQL(
+                "COALESCE(jsonb_array_length(standings -> 'rows'), 0)",
+                [],
+                output_field=IntegerField(),
+            ),
+        )
         .first()
     )
+    if snapshot is not None:
+        snapshot.rows = StandingsRows(snapshot.pk, snapshot.row_count)
+    return snapshot
+
+
+class StandingsRows:
+    """A snapshot's standings rows as a sequence of ``count`` rows of which a slice is read at
+    a time (as the API's paginator asks): on PostgreSQL the database cuts the slice out of the
+    stored standings, so a page of a large season decodes its own rows only (a 1M-hand
+    season's rows are 0.7 MB of JSON). ``rows``: the rows already read."""
+
+    def __init__(self, snapshot_pk: int, count: int, rows: list | None = None) -> None:
+        self.snapshot_pk, self.count, self.rows = snapshot_pk, count, rows
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index: slice) -> list[dict]:
+        if self.rows is not None:
+            return self.rows[index]
+        start, stop, step = index.indices(self.count)
+        if stop <= start:
+            return []
+        from django.db.models import JSONField
+        from django.db.models.expressions import RawSQL
+
+        from scoring.models import StandingSnapshot
+
+        page = RawSQL(
+            "jsonb_path_query_array(standings, '$.rows[$a to $b]', "
+            "jsonb_build_object('a', %s, 'b', %s))",
+            [start, stop - 1],
+            output_field=JSONField(),
+        )
+        rows = (
+            StandingSnapshot.objects.filter(pk=self.snapshot_pk)
+            .annotate(page=page)
+            .values_list("page", flat=True)
+            .first()
+        )
+        return (rows or [])[::step]
 
 
 def season_lines(*, season_id: int, kind: str, entrant_ids) -> list[dict]:
@@ -112,6 +175,19 @@ def season_lines(*, season_id: int, kind: str, entrant_ids) -> list[dict]:
         season_id=season_id, kind=kind, entrant_id__in=list(order)
     ).values_list("entrant_id", "data")
     return [data for _entrant, data in sorted(found, key=lambda pair: order[pair[0]])]
+
+
+def season_all_lines(*, season_id: int, kind: str) -> list[dict]:
+    """Every stored line of one kind in a season, in entrant order: e.g. every player's stats,
+    as the engines list them (``scoring.domain.stats.player_stats``). Tens of megabytes in a
+    large season: for exports, checks and benchmarks, never a page."""
+    from scoring.models import StandingLine
+
+    return list(
+        StandingLine.objects.filter(season_id=season_id, kind=kind)
+        .order_by("entrant_id")
+        .values_list("data", flat=True)
+    )
 
 
 def player_lines(*, season_ids, player_id: int) -> dict[int, dict[str, dict]]:

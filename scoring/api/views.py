@@ -349,11 +349,11 @@ class SeasonStandingsView(APIView):
         if season is None:
             raise NotFoundError("no such season")
         detail = _flag(request, "detail")
-        snapshot = selectors.season_snapshot_head(season=season)
+        snapshot = selectors.season_standings_head(season=season)
         if snapshot is None:
             raise NotFoundError("no standings yet: no game of this season has finished")
         paginator = BoundedLimitOffsetPagination()
-        rows = paginator.paginate_queryset(snapshot.standings["rows"], request, view=self)
+        rows = paginator.paginate_queryset(snapshot.rows, request, view=self)
         body = {
             "season": season.pk,
             "results_version": snapshot.results_version,
@@ -363,7 +363,7 @@ class SeasonStandingsView(APIView):
             "count": paginator.count,
             "next": paginator.get_next_link(),
             "previous": paginator.get_previous_link(),
-            "standings": {**snapshot.standings, "rows": rows},
+            "standings": {**snapshot.standings_meta, "rows": rows},
         }
         if detail:
             entrants = [row["entrant"] for row in rows]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import io
+import json
 import pickle
 import time
 from collections.abc import Iterator
@@ -36,10 +37,15 @@ from scoring.standings.values import Computed, snapshot_values
 
 PENDING_SECONDS = 30
 """How long a queued recompute keeps others from queueing (longer than any recompute waits)."""
-COALESCE_COUNTDOWN = 0.5
+COALESCE_COUNTDOWN = 0.25
 """Seconds a queued recompute waits, so a burst of hands is computed once. Short: only one run
 is queued at a time per season, and changes made while it runs queue the next, so the wait only
-gathers the first hands of a burst; it adds to the time a hand takes to reach the standings."""
+gathers the first hands of a burst; it adds to the time a hand takes to reach the standings
+(a quarter of a second; it was half a second while a recompute of a large season took two)."""
+RACE_COUNTDOWN = 2.0
+"""Seconds a queued race waits: nobody waits on the race (a second or more of simulation in a
+large season, on its own queue), so it gathers more snapshots of a busy night than a recompute
+does, and takes less CPU from the recomputes."""
 
 
 def _pending_key(season_id: int) -> str:
@@ -55,7 +61,7 @@ def race_compute_soon(season_id: int) -> bool:
     this call queued it. Asked for after each new snapshot, coalesced like the recompute."""
     if not cache.add(race_pending_key(season_id), 1, timeout=PENDING_SECONDS):
         return False
-    if not jobs.send_race_compute(season_id, countdown=COALESCE_COUNTDOWN):
+    if not jobs.send_race_compute(season_id, countdown=RACE_COUNTDOWN):
         cache.delete(race_pending_key(season_id))  # not queued: the sweep or the next change will
         return False
     return True
@@ -85,7 +91,7 @@ def _rules_from(options: dict[str, Any]) -> SeasonRules:
     return SeasonRules(**values)
 
 
-_LARGE_PARTS = ("player_stats", "team_stats", "ratings", "nights")
+_LARGE_PARTS = ("ratings", "nights")
 
 
 @contextmanager
@@ -170,26 +176,15 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
         if not _snapshot_store(season.pk, version, computed):
             transaction.set_rollback(True)  # never go back to an older version
             return None
-    _assemble_parts(season.pk, version)
-    # The large parts (stats of every player and their partners) load when first read: the
-    # caller just wrote them and most callers never look.
+    # The ratings and night lines load when first read: the caller just wrote them and most
+    # callers never look.
     return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
-
-
-_ASSEMBLED_PARTS = (
-    ("player_stats", StandingLine.Kind.PLAYER),
-    ("team_stats", StandingLine.Kind.TEAM),
-)
-"""The snapshot's largest parts: lists of every entrant's line, sorted by entrant id."""
 
 
 def _snapshot_store(season_id: int, version: int, computed: Computed) -> bool:
     """Store the computed snapshot and its per-entrant lines (in the caller's transaction),
-    unless a newer snapshot is there; say whether it was stored.
-
-    The largest parts (``_ASSEMBLED_PARTS``) are assembled from the lines afterwards
-    (:func:`_assemble_parts`), by the database on PostgreSQL, so only the lines that changed
-    travel from Python."""
+    unless a newer snapshot is there; say whether it was stored. Only the lines whose digest
+    changed are written: after one game, mostly the stats of its four players."""
     values = computed.values
     stored = StandingSnapshot.objects.filter(season_id=season_id, results_version__lte=version)
     if not stored.update(**values):
@@ -204,43 +199,6 @@ def _snapshot_store(season_id: int, version: int, computed: Computed) -> bool:
     # The race is worked out from the snapshot, once it is committed.
     transaction.on_commit(lambda: race_compute_soon(season_id))
     return True
-
-
-def _assemble_parts(season_id: int, version: int) -> None:
-    """Set the snapshot's largest parts (``_ASSEMBLED_PARTS``) to its lines, in entrant order,
-    unless a newer snapshot is there.
-
-    Done after the snapshot is committed, in a transaction of its own: in a large season the
-    parts run to tens of megabytes, and writing them takes longer than the rest of an
-    incremental recompute, which they would keep from being seen. Until it is done the parts
-    are those of the snapshot before (readers of one entrant's stats read its line, which is
-    always current); the recompute returns once they are written."""
-    stored = StandingSnapshot.objects.filter(season_id=season_id, results_version=version)
-    with transaction.atomic():
-        if connection.vendor != "postgresql":
-            stored.update(
-                **{
-                    name: list(
-                        StandingLine.objects.filter(season_id=season_id, kind=kind)
-                        .order_by("entrant_id")
-                        .values_list("data", flat=True)
-                    )
-                    for name, kind in _ASSEMBLED_PARTS
-                }
-            )
-            return
-        snapshots, lines = StandingSnapshot._meta.db_table, StandingLine._meta.db_table
-        parts = ", ".join(
-            f"{name} = COALESCE((SELECT jsonb_agg(data ORDER BY entrant_id) FROM {lines} "
-            f"WHERE season_id = %s AND kind = %s), '[]'::jsonb)"
-            for name, _kind in _ASSEMBLED_PARTS
-        )
-        params = [value for _name, kind in _ASSEMBLED_PARTS for value in (season_id, kind.value)]
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {snapshots} SET {parts} WHERE season_id = %s AND results_version = %s",
-                [*params, season_id, version],
-            )
 
 
 def _lines_write(season_id: int, computed: Computed) -> None:
@@ -273,11 +231,28 @@ def _lines_write(season_id: int, computed: Computed) -> None:
     ]
     for start in range(0, len(stale), 900):  # under SQLite's limit of variables in a query
         StandingLine.objects.filter(pk__in=stale[start : start + 900]).delete()
-    StandingLine.objects.bulk_create([fresh[key] for key in changed], batch_size=500)
+    _lines_insert([fresh[key] for key in changed])
+
+
+def _lines_insert(lines: list[StandingLine]) -> None:
+    """Insert ``lines``; on PostgreSQL with ``COPY``. After one game of a large season some
+    eight hundred standings rows change (everyone's Buchholz moves with four players' scores):
+    COPY takes a fifth of the time of an INSERT, whose every JSON string is escaped into the
+    statement."""
+    if connection.vendor != "postgresql":
+        StandingLine.objects.bulk_create(lines, batch_size=500)
+        return
+    columns = ("season_id", "kind", "entrant_id", "data", "digest")
+    statement = f"COPY {StandingLine._meta.db_table} ({', '.join(columns)}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        for line in lines:
+            copy.write_row(
+                (line.season_id, line.kind, line.entrant_id, json.dumps(line.data), line.digest)
+            )
 
 
 # --------------------------------------------------------------------------------------------
-# Per-entrant lines: the snapshot's parts split by entrant, so one player's line is one row read
+# Per-entrant lines: the snapshot split by entrant, so one player's line is one row read
 # --------------------------------------------------------------------------------------------
 
 LINE_SOURCES = (
@@ -301,8 +276,9 @@ def line_digest(line: dict[str, Any]) -> str:
 
 
 def standing_lines(*, season_id: int, values: dict[str, Any]) -> list[StandingLine]:
-    """The snapshot ``values`` (as the recompute stores them) as one line per entrant and kind,
-    each with the digest of its data."""
+    """Snapshot ``values`` (its ``standings`` and ``ratings``, with every player's and team's
+    stats lines as ``player_stats`` and ``team_stats``) as one line per entrant and kind, each
+    with the digest of its data."""
     parts = [(StandingLine.Kind.STANDING, values["standings"]["rows"], "entrant")]
     parts += [(kind, values[part], key) for kind, part, key in LINE_SOURCES]
     return [

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from league.errors import DomainError
 from league.models import Player, Season, Team
-from scoring import services
+from scoring import selectors, services
 from scoring.domain.ratings import compute_ratings
 from scoring.domain.standings import GameRecord, SideTally, compute_standings
 from scoring.domain.stats import HandTotals, player_stats, side_tallies, team_stats
@@ -27,6 +27,7 @@ from tests.factories import GameFactory, NightFactory, SeasonFactory, team_game
 pytestmark = pytest.mark.django_db
 
 PARTS = ("standings", "player_stats", "team_stats", "ratings", "nights")
+LINE_PARTS = {"player_stats": StandingLine.Kind.PLAYER, "team_stats": StandingLine.Kind.TEAM}
 
 
 # --- the reference: every raw hand row through the pure engines (the recompute of before) -------
@@ -122,8 +123,13 @@ def reference_parts(season: Season) -> dict:
 
 
 def stored_parts(season: Season) -> dict:
+    """The stored snapshot's parts; the player and team stats, which live only on the lines, as
+    the lists the engines make (every line of the kind, by entrant id)."""
     snapshot = StandingSnapshot.objects.get(season=season)
-    return {part: getattr(snapshot, part) for part in PARTS}
+    parts = {part: getattr(snapshot, part) for part in PARTS if part not in LINE_PARTS}
+    for part, kind in LINE_PARTS.items():
+        parts[part] = selectors.season_all_lines(season_id=season.pk, kind=kind)
+    return parts
 
 
 def stored_lines(season: Season) -> dict:
@@ -379,3 +385,23 @@ def test_changed_games_are_folded_into_the_stored_totals_without_a_recount(leagu
     season_standings_recompute(season_id=season.pk)
     assert paths == ["_from_scratch"]
     assert stored_parts(season) == reference_parts(season)
+
+
+def test_kept_opponent_records_are_the_lines_and_stay_within_their_bound():
+    """The head-to-head records kept between recomputes, by line digest: the same records as
+    the line's, the least recently used dropped first, never more than the bound."""
+    from scoring.standings.values import _OpponentRecords
+
+    def line(other: int) -> list[dict]:
+        return [{"other_id": other, "wins": 2, "losses": 1, "draws": 0, "games": 3}]
+
+    kept = _OpponentRecords(capacity=2)
+    assert kept.put("a", line(7)) == {7: (2, 1, 0)}
+    assert kept.get("a") == {7: (2, 1, 0)} and kept.get("b") is None
+    kept.put("b", line(8))
+    kept.get("a")  # "b" is now the least recently used
+    kept.put("c", line(9))
+    assert (kept.get("a"), kept.get("b"), kept.get("c")) == ({7: (2, 1, 0)}, None, {9: (2, 1, 0)})
+    assert kept.size == 2
+    assert kept.put("", line(5)) == {5: (2, 1, 0)} and kept.get("") is None  # no digest: not kept
+    assert kept.put("d", line(1) + line(2) + line(3)) and kept.get("d") is None  # over the bound

@@ -1,7 +1,7 @@
 """The production packaging, checked without a Docker engine.
 
 docker-compose.yml is validated against the Compose Specification JSON schema (vendored, see
-README.md beside this file) and held to what the deployment promises: the six services, one beat,
+README.md beside this file) and held to what the deployment promises: the seven services, one beat,
 migrations before anything runs, health checks, no committed secret. The Dockerfile is parsed as
 text: a non-root USER, gunicorn as the command, a /healthz health check.
 """
@@ -27,9 +27,10 @@ DOCKERIGNORE = ROOT / ".dockerignore"
 ENV_EXAMPLE = ROOT / ".env.example"
 SETTINGS = ROOT / "config" / "settings.py"
 
-SERVICES = {"db", "redis", "migrate", "web", "worker", "beat"}
-APP_SERVICES = ("migrate", "web", "worker", "beat")
-LONG_RUNNING = ("db", "redis", "web", "worker", "beat")
+SERVICES = {"db", "redis", "migrate", "web", "worker", "race-worker", "beat"}
+APP_SERVICES = ("migrate", "web", "worker", "race-worker", "beat")
+LONG_RUNNING = ("db", "redis", "web", "worker", "race-worker", "beat")
+WORKERS = ("worker", "race-worker")
 HEALTHY = {"condition": "service_healthy"}
 MIGRATED = {"condition": "service_completed_successfully"}
 GUNICORN = [
@@ -208,7 +209,7 @@ def test_exactly_the_promised_services():
 
 def test_app_services_wait_for_migrations_a_healthy_database_and_a_healthy_broker():
     services = load_compose()["services"]
-    for name in ("web", "worker", "beat"):
+    for name in ("web", *WORKERS, "beat"):
         assert services[name]["depends_on"] == {
             "db": HEALTHY,
             "redis": HEALTHY,
@@ -244,15 +245,63 @@ def test_exactly_one_beat_with_a_writable_schedule():
         assert "beat" not in command and "-B" not in command and "--beat" not in command, name
 
 
-def test_worker_command():
-    assert load_compose()["services"]["worker"]["command"] == [
+def test_worker_commands():
+    services = load_compose()["services"]
+    assert services["worker"]["command"] == [
         "celery",
         "-A",
         "config",
         "worker",
+        "--queues=celery",
         "--loglevel=INFO",
         "--concurrency=${CELERY_WORKER_CONCURRENCY:-2}",
     ]
+    assert services["race-worker"]["command"] == [
+        "nice",
+        "-n",
+        "10",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--queues=race",
+        "--loglevel=INFO",
+        "--concurrency=${CELERY_RACE_CONCURRENCY:-1}",
+    ]
+    for name in WORKERS:
+        assert services[name]["stop_grace_period"] == "60s", name
+
+
+def test_every_queue_has_exactly_one_kind_of_worker_and_the_race_its_own():
+    """Each queue of the settings is consumed by one compose worker service, so no message waits
+    for a worker that is not there; the race jobs go to a queue of their own, so a standings
+    recompute never waits behind one; and no two queues share a routing key (a message would be
+    delivered to both)."""
+    from django.conf import settings
+
+    from config.celery import app
+    from scoring import jobs
+
+    consumers: dict[str, list[str]] = {}
+    for name, service in load_compose()["services"].items():
+        command = service.get("command") or []
+        if "worker" in command:
+            (queues,) = [arg.split("=", 1)[1] for arg in command if arg.startswith("--queues=")]
+            for queue in queues.split(","):
+                consumers.setdefault(queue, []).append(name)
+    declared = [queue.name for queue in settings.CELERY_TASK_QUEUES]
+    assert consumers == {"celery": ["worker"], "race": ["race-worker"]}
+    assert sorted(declared) == sorted(consumers)
+    keys = [queue.routing_key for queue in settings.CELERY_TASK_QUEUES]
+    assert len(set(keys)) == len(keys)
+
+    def queue_of(task: str) -> str:
+        return app.amqp.router.route({}, task)["queue"].name
+
+    assert queue_of(jobs.COMPUTE_SEASON_RACE) == "race"
+    for task in app.tasks:
+        if not task.startswith("celery.") and task != jobs.COMPUTE_SEASON_RACE:
+            assert queue_of(task) == "celery", task
 
 
 def test_web_runs_the_images_gunicorn_and_publishes_8000():
@@ -290,10 +339,9 @@ def test_health_checks():
     assert services["db"]["healthcheck"]["test"] == ["CMD-SHELL", "pg_isready -U euchre -d euchre"]
     assert services["redis"]["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
     assert services["web"]["healthcheck"]["test"] == ["CMD", "python", "-c", PROBE]
-    assert services["worker"]["healthcheck"]["test"] == [
-        "CMD-SHELL",
-        "celery -A config inspect ping --destination celery@$$HOSTNAME --timeout 10 > /dev/null",
-    ]
+    ping = "celery -A config inspect ping --destination celery@$$HOSTNAME --timeout 10 > /dev/null"
+    for name in WORKERS:
+        assert services[name]["healthcheck"]["test"] == ["CMD-SHELL", ping], name
     # The image's HTTP check does not apply to beat (it serves nothing) nor to the one-shot.
     assert services["beat"]["healthcheck"] == {"disable": True}
     assert services["migrate"]["healthcheck"] == {"disable": True}
@@ -368,7 +416,7 @@ def test_app_environment():
     assert env["REDIS_URL"] == "redis://redis:6379/0"
     assert env["SECURE_SSL_REDIRECT"] == "${SECURE_SSL_REDIRECT:-1}"
     assert env["CELERY_TASK_ALWAYS_EAGER"] == "0"
-    for name in ("worker", "beat"):
+    for name in (*WORKERS, "beat"):
         assert services[name]["environment"] == env, name
     assert {
         k: v for k, v in services["web"]["environment"].items() if k != "WEB_CONCURRENCY"

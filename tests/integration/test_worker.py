@@ -92,3 +92,35 @@ def test_a_hand_posted_to_the_api_reaches_the_standings(
     winners = {game.seat_1_id, game.seat_3_id}
     assert {row["entrant"] for row in rows if row["wins"] == 1} == winners
     assert {row["points_for"] for row in rows if row["entrant"] in winners} == {12}
+
+
+def test_the_race_follows_the_standings_on_its_own_queue(
+    celery_worker_process, make_game, make_season
+):
+    """A finished game's recompute asks for the season's race, which goes to the ``race`` queue;
+    a worker started without ``-Q`` (as here) consumes it beside the default one."""
+    from config.celery import app
+    from scoring import services
+    from scoring.models import StandingSnapshot
+    from tests.integration.conftest import worker_name
+
+    name = worker_name("test-worker")
+    consumed = app.control.inspect(destination=[name], timeout=5).active_queues()
+    assert {queue["name"] for queue in consumed[name]} == {"celery", "race"}
+
+    game = make_game(season=make_season("standard", format="individual"))
+    while game.status != game.Status.FINISHED:  # marches until side B wins
+        services.hand_record(game=game, data=services.HandInput(makers="B", tricks_won=5))
+        game.refresh_from_db()
+
+    def race_current():
+        snapshot = StandingSnapshot.objects.filter(season_id=game.season_id).first()
+        return (
+            snapshot is not None
+            and snapshot.results_version >= 1
+            and snapshot.race_version == snapshot.results_version
+            and snapshot
+        )
+
+    snapshot = wait_for(race_current)
+    assert snapshot.race["status"] in ("ok", "not_available") and snapshot.race["reason"]
