@@ -33,6 +33,19 @@ def organiser_role_exists(*, user, league_id):
     return Exists(LeagueRole.objects.filter(league_id=league_id, user=user))
 
 
+def organiser_role_sql(*, league_column: str) -> str:
+    """:func:`organiser_role_exists` in plain SQL, for a statement written once
+    (``league.rows``): a boolean on the league in ``league_column`` (SQL) and the user id
+    parameter it takes. Only for a signed-in user who is not a superuser (those are answered by
+    :func:`organiser_role_exists` alone, a boolean)."""
+    from league.rows import col, table
+
+    return (
+        f"EXISTS (SELECT 1 FROM {table(LeagueRole)} lr WHERE lr.{col(LeagueRole, 'league')} = "
+        f"{league_column} AND lr.{col(LeagueRole, 'user')} = %s)"
+    )
+
+
 def require_league_organiser(*, user, league_id: int) -> None:
     if not is_league_organiser(user=user, league_id=league_id):
         raise AccessDeniedError("only an organiser of this league may change it")
