@@ -68,38 +68,36 @@ def _door_columns():
 
 
 @statement
-def _door_sql(by: str, with_role: bool) -> str:
-    """The game whose ``by`` column is ``%s``, with its season and rulebook as ``_games(to_score=
-    True)`` reads them, in plain SQL written once; ``with_role``: first, whether the user ``%s``
-    is an organiser of its league (``league.access.organiser_role_sql``)."""
+def _door_sql(by: str, role: str) -> str:
+    """The game whose ``by`` column is ``%s``, with its season and rulebook as a write needs
+    them, in plain SQL written once; with ``role`` (``league.access.organiser_role_sql`` on the
+    season's league, taking the user's id), first, whether the user is an organiser."""
     games, seasons, rulebooks = _door_columns()
-    role = ""
-    if with_role:
-        role = organiser_role_sql(league_column=f"s.{col(Season, 'league')}") + ", "
     return (
-        f"SELECT {role}{games.sql}, {seasons.sql}, {rulebooks.sql} FROM {table(Game)} g "
+        f"SELECT {role + ', ' if role else ''}{games.sql}, {seasons.sql}, {rulebooks.sql} "
+        f"FROM {table(Game)} g "
         f"INNER JOIN {table(Season)} s ON g.{col(Game, 'season')} = s.{col(Season, 'id')} "
         f"INNER JOIN {table(Rulebook)} r ON s.{col(Season, 'rulebook')} = r.{col(Rulebook, 'id')} "
         f"WHERE g.{col(Game, by)} = %s"
     )
 
 
-def _game_to_score(by: str, value, user_id: int | None = None) -> tuple[Game | None, bool]:
-    """``_one(_games(to_score=True).filter(<by>=value))`` without the ORM's compiling, and with
-    ``user_id``, whether that user is an organiser of the game's league."""
+def _game_to_score(by: str, value, *, role: str = "", user_id: int | None = None):
+    """The game whose ``by`` is ``value``, with its season and rulebook (``_door_sql``), and,
+    with ``role``, whether the user ``user_id`` is an organiser of its league; ``(None, False)``
+    when there is no such game."""
     value = Game._meta.get_field(by).get_prep_value(value)
-    with_role = user_id is not None
-    row = fetch_one(_door_sql(by, with_role), [user_id, value] if with_role else [value])
+    row = fetch_one(_door_sql(by, role), [user_id, value] if role else [value])
     if row is None:
         return None, False
     games, seasons, rulebooks = _door_columns()
-    start = 1 if with_role else 0
+    start = 1 if role else 0
     middle = start + len(games)
     game = games.build(row[start:middle])
     season = seasons.build(row[middle : middle + len(seasons)])
     season._state.fields_cache["rulebook"] = rulebooks.build(row[middle + len(seasons) :])
     game._state.fields_cache["season"] = season
-    return game, bool(row[0]) if with_role else False
+    return game, bool(row[0]) if role else False
 
 
 def game_for_captain(*, token: str, to_score: bool = False) -> Game:
@@ -119,10 +117,14 @@ def game_for_captain(*, token: str, to_score: bool = False) -> Game:
 def game_for_organiser(*, user, pk: int, to_score: bool = False) -> Game:
     """The game an organiser of its league may change, read with the answer to whether ``user``
     is one (one query). ``to_score``: read only what a write needs (see ``_door_sql``)."""
-    role = organiser_role_exists(user=user, league_id=OuterRef("season__league_id"))
     if to_score:
-        game, is_organiser = _game_to_score("id", pk, None if isinstance(role, bool) else user.pk)
+        role = organiser_role_sql(user=user, league_column=f"s.{col(Season, 'league')}")
+        if isinstance(role, bool):
+            game, _ = _game_to_score("id", pk)
+        else:
+            game, is_organiser = _game_to_score("id", pk, role=role, user_id=user.pk)
     else:
+        role = organiser_role_exists(user=user, league_id=OuterRef("season__league_id"))
         games = _games().filter(pk=pk)
         if not isinstance(role, bool):
             games = games.annotate(user_is_organiser=role)
