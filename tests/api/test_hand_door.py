@@ -104,3 +104,22 @@ def test_a_taken_number_writes_nothing_of_the_hand(organiser_api, make_game):
     assert ResultChange.objects.count() == changes
     assert Hand.objects.filter(game=game).count() == 1
     assert post_hand(organiser_api, game, 2, key="k2").status_code == 201
+
+
+def test_hand_fact_serializers_share_no_state():
+    """The hand's facts are validated by fields copied shallowly from the declared ones
+    (``HandFactsSerializer.get_fields``): one serializer's errors or binding never show in
+    another's, and the declared fields stay unbound."""
+    from scoring.api.serializers import HandFactsSerializer, HandInputSerializer
+
+    bad = HandInputSerializer(data={"makers": "C", "tricks_won": 9, "number": 0})
+    assert not bad.is_valid()
+    assert set(bad.errors) == {"makers", "tricks_won", "number"}
+    good = HandInputSerializer(data={"makers": "B", "tricks_won": 5, "number": 2})
+    assert good.is_valid(), good.errors
+    assert (good.validated_data["makers"], good.validated_data["number"]) == ("B", 2)
+    assert good.fields["makers"] is not bad.fields["makers"]
+    assert good.fields["makers"].parent is good
+    for field in HandInputSerializer._declared_fields.values():
+        assert getattr(field, "parent", None) is None
+    assert HandFactsSerializer(data={"tricks_won": 6}).is_valid() is False
