@@ -6,6 +6,10 @@ columns taken from the models' ``_meta``) and its rows are turned into model ins
 ``Model.from_db`` after the same converters the ORM applies (:class:`Columns`): what the callers
 get is what the querysets they replace returned. (``tournaments.services.brackets._rows`` does
 the same for a bracket's advance.)
+
+On PostgreSQL they also run as prepared statements (:func:`cursor`): parsed and planned once per
+connection instead of at every request. PostgreSQL spent more time planning the door's join
+(0.2 ms of CPU) than running it (0.03 ms prepared).
 """
 
 from __future__ import annotations
@@ -15,6 +19,11 @@ from functools import cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
+
+try:
+    import psycopg
+except ImportError:  # pragma: no cover - SQLite alone
+    psycopg = None
 
 
 def q(name: str) -> str:
@@ -83,7 +92,41 @@ def statement(build: Callable[..., str]) -> Callable[..., str]:
     return lambda *args: built(connection.vendor, *args)
 
 
+if psycopg is not None:
+
+    class _PreparingCursor(psycopg.Cursor):
+        """A psycopg cursor that binds its parameters on the server and prepares every
+        statement it runs (psycopg keeps the prepared statements of each connection)."""
+
+        def execute(self, query, params=None, **kwargs):
+            super().execute(query, params, prepare=True, **kwargs)
+            if self._query is None:  # psycopg keeps no text of a prepared run: Django's query
+                self._query = _Logged(f"{query} -- {params!r}".encode())  # log reads this
+            return self
+
+    class _Logged:
+        def __init__(self, query: bytes):
+            self.query = query
+
+
+def cursor():
+    """A cursor for the statements of this module: Django's (its connection's health check,
+    errors, broken-transaction check and query log are Django's), around a cursor that prepares
+    what it runs on PostgreSQL where the connection allows it (``prepare_threshold`` set in the
+    database's ``OPTIONS``; Django's own cursors bind on the client and never prepare)."""
+    if connection.vendor != "postgresql" or not _prepares():
+        return connection.cursor()
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        return connection._prepare_cursor(_PreparingCursor(connection.connection))
+
+
+def _prepares() -> bool:
+    return connection.settings_dict.get("OPTIONS", {}).get("prepare_threshold") is not None
+
+
 def fetch_one(sql: str, params: Sequence = ()) -> tuple | None:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
+    with cursor() as current:
+        current.execute(sql, params)
+        return current.fetchone()

@@ -20,6 +20,7 @@ from django.utils import timezone
 from league.domain.rules import GameLength
 from league.domain.rules import Rulebook as RulebookRules
 from league.models import Rulebook
+from league.rows import fetch_one
 from scoring.domain.engine import GameState, HandScore, Outcome, Side, next_dealer
 from scoring.models import Game, Hand, ResultChange
 from scoring.services.hand_facts import HandInput
@@ -324,13 +325,12 @@ def _store_hand(game: Game, hand: Hand, expected: dict) -> None:
     change = ResultChange(season_id=game.season_id, game_id=game.pk)
     hand_values, change_values = _insert_values(hand), _insert_values(change)
     statements = _hand_write_sql(connection.vendor, nulls)
-    with connection.cursor() as cursor:
-        if len(statements) == 1:
-            cursor.execute(statements[0], [*values, *hand_values, *change_values])
-            row = cursor.fetchone()
-            if row is None:
-                raise StaleGameError(game.pk)
-        else:
+    if len(statements) == 1:
+        row = fetch_one(statements[0], [*values, *hand_values, *change_values])
+        if row is None:
+            raise StaleGameError(game.pk)
+    else:
+        with connection.cursor() as cursor:
             update, insert_hand, insert_change = statements
             cursor.execute(update, values)
             if cursor.rowcount != 1:
