@@ -287,8 +287,7 @@ def _hand_write_sql(vendor: str, nulls: tuple[bool, ...]) -> tuple[str, ...]:
 
     return (
         update,
-        f"INSERT INTO {hand_table} ({hand_columns}) VALUES ({placeholders(Hand)}) "
-        f"RETURNING {hand_pk}",
+        f"INSERT INTO {hand_table} ({hand_columns}) VALUES ({placeholders(Hand)})",
         f"INSERT INTO {change_table} ({change_columns}) VALUES ({placeholders(ResultChange)})",
     )
 
@@ -336,7 +335,7 @@ def _store_hand(game: Game, hand: Hand, expected: dict) -> None:
             if cursor.rowcount != 1:
                 raise StaleGameError(game.pk)
             cursor.execute(insert_hand, hand_values)
-            row = cursor.fetchone()
+            row = (cursor.lastrowid,)
             cursor.execute(insert_change, change_values)
     hand.pk = row[0]
     hand._state.adding = False
