@@ -98,6 +98,10 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Lets the hand POST's statements (league.rows) be prepared once per connection; Django's
+        # own cursors bind parameters on the client and never prepare, whatever this says.
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
 else:
     DATABASES = {
         "default": {
@@ -214,7 +218,7 @@ WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "league.api.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["league.api.permissions.ReadOnlyOrOrganiser"],
     "DEFAULT_SCHEMA_CLASS": "league.api.schema.AutoSchema",

@@ -20,17 +20,39 @@ def is_league_organiser(*, user, league_id: int) -> bool:
     return LeagueRole.objects.filter(league_id=league_id, user=user).exists()
 
 
+def _role_decides(user) -> bool:
+    """Whether a user's being an organiser depends on a role row (a signed-in user who is not a
+    superuser); if not, :func:`_without_role` is the answer."""
+    return user is not None and user.is_authenticated and not user.is_superuser
+
+
+def _without_role(user) -> bool:
+    return user is not None and user.is_authenticated and user.is_superuser
+
+
 def organiser_role_exists(*, user, league_id):
     """:func:`is_league_organiser` as an expression a query can select along with the object
     (``league_id`` an ``OuterRef`` to the object's league): one query instead of two. A boolean
     when the answer does not depend on a role (no user, a superuser)."""
     from django.db.models import Exists
 
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_superuser:
-        return True
+    if not _role_decides(user):
+        return _without_role(user)
     return Exists(LeagueRole.objects.filter(league_id=league_id, user=user))
+
+
+def organiser_role_sql(*, user, league_column: str) -> bool | str:
+    """:func:`organiser_role_exists` in plain SQL, for a statement written once
+    (``league.rows``): a boolean on the league in ``league_column`` (SQL) that takes the user's id
+    as its parameter; or, as there, a boolean when the answer does not depend on a role."""
+    from league.rows import col, table
+
+    if not _role_decides(user):
+        return _without_role(user)
+    return (
+        f"EXISTS (SELECT 1 FROM {table(LeagueRole)} lr WHERE lr.{col(LeagueRole, 'league')} = "
+        f"{league_column} AND lr.{col(LeagueRole, 'user')} = %s)"
+    )
 
 
 def require_league_organiser(*, user, league_id: int) -> None:

@@ -10,22 +10,18 @@ from django.conf import settings
 from django.db.models import OuterRef, QuerySet
 from django_ratelimit.core import is_ratelimited
 
-from league.access import client_address, organiser_role_exists
+from league.access import client_address, organiser_role_exists, organiser_role_sql
 from league.errors import AccessDeniedError, NotFoundError
+from league.models import Rulebook, Season
+from league.rows import col, columns, fetch_one, statement, table
 from scoring.models import Game
 
 
-def _games(*, to_score: bool = False) -> QuerySet[Game]:
-    """Games with what a page of one shows (season, league, teams, players), or, ``to_score``,
-    with only what a write needs (the season and its rulebook): PostgreSQL plans a join of nine
-    tables in milliseconds, longer than it takes to run, and a hand's write needs none of the
-    names."""
-    if to_score:
-        return Game.objects.select_related("season__rulebook").only(
-            *(field.name for field in Game._meta.concrete_fields),
-            "season__league",
-            "season__rulebook__options",
-        )
+def _games() -> QuerySet[Game]:
+    """Games with what a page of one shows (season, league, teams, players). A door ``to_score``
+    reads only what a write needs, the season and its rulebook (``_door_sql``): PostgreSQL plans
+    a join of nine tables in milliseconds, longer than it takes to run, and a hand's write needs
+    none of the names."""
     return Game.objects.select_related(
         "season__rulebook",
         "season__league",
@@ -63,12 +59,56 @@ def captain_guesses_exceeded(request, *, increment: bool) -> bool:
     )
 
 
+def _door_columns():
+    return (
+        columns(Game, "g"),
+        columns(Season, "s", ("id", "league", "rulebook")),
+        columns(Rulebook, "r", ("id", "options")),
+    )
+
+
+@statement
+def _door_sql(by: str, role: str) -> str:
+    """The game whose ``by`` column is ``%s``, with its season and rulebook as a write needs
+    them, in plain SQL written once; with ``role`` (``league.access.organiser_role_sql`` on the
+    season's league, taking the user's id), first, whether the user is an organiser."""
+    games, seasons, rulebooks = _door_columns()
+    return (
+        f"SELECT {role + ', ' if role else ''}{games.sql}, {seasons.sql}, {rulebooks.sql} "
+        f"FROM {table(Game)} g "
+        f"INNER JOIN {table(Season)} s ON g.{col(Game, 'season')} = s.{col(Season, 'id')} "
+        f"INNER JOIN {table(Rulebook)} r ON s.{col(Season, 'rulebook')} = r.{col(Rulebook, 'id')} "
+        f"WHERE g.{col(Game, by)} = %s"
+    )
+
+
+def _game_to_score(by: str, value, *, role: str = "", user_id: int | None = None):
+    """The game whose ``by`` is ``value``, with its season and rulebook (``_door_sql``), and,
+    with ``role``, whether the user ``user_id`` is an organiser of its league; ``(None, False)``
+    when there is no such game."""
+    value = Game._meta.get_field(by).get_prep_value(value)
+    row = fetch_one(_door_sql(by, role), [user_id, value] if role else [value])
+    if row is None:
+        return None, False
+    games, seasons, rulebooks = _door_columns()
+    start = 1 if role else 0
+    middle = start + len(games)
+    game = games.build(row[start:middle])
+    season = seasons.build(row[middle : middle + len(seasons)])
+    season._state.fields_cache["rulebook"] = rulebooks.build(row[middle + len(seasons) :])
+    game._state.fields_cache["season"] = season
+    return game, bool(row[0]) if role else False
+
+
 def game_for_captain(*, token: str, to_score: bool = False) -> Game:
     """The game a captain's link opens; a wrong or revoked token is not found. ``to_score``: read
-    only what a write needs (see ``_games``)."""
+    only what a write needs (see ``_door_sql``)."""
     if not token:
         raise NotFoundError("this score-card link is not valid")
-    game = _one(_games(to_score=to_score).filter(captain_token=token))
+    if to_score:
+        game, _ = _game_to_score("captain_token", token)
+    else:
+        game = _one(_games().filter(captain_token=token))
     if game is None:
         raise NotFoundError("this score-card link is not valid (it may have been replaced)")
     return game
@@ -76,14 +116,22 @@ def game_for_captain(*, token: str, to_score: bool = False) -> Game:
 
 def game_for_organiser(*, user, pk: int, to_score: bool = False) -> Game:
     """The game an organiser of its league may change, read with the answer to whether ``user``
-    is one (one query). ``to_score``: read only what a write needs (see ``_games``)."""
-    role = organiser_role_exists(user=user, league_id=OuterRef("season__league_id"))
-    games = _games(to_score=to_score).filter(pk=pk)
-    if not isinstance(role, bool):
-        games = games.annotate(user_is_organiser=role)
-    game = _one(games)
+    is one (one query). ``to_score``: read only what a write needs (see ``_door_sql``)."""
+    if to_score:
+        role = organiser_role_sql(user=user, league_column=f"s.{col(Season, 'league')}")
+        if isinstance(role, bool):
+            game, _ = _game_to_score("id", pk)
+        else:
+            game, is_organiser = _game_to_score("id", pk, role=role, user_id=user.pk)
+    else:
+        role = organiser_role_exists(user=user, league_id=OuterRef("season__league_id"))
+        games = _games().filter(pk=pk)
+        if not isinstance(role, bool):
+            games = games.annotate(user_is_organiser=role)
+        game = _one(games)
+        is_organiser = game is not None and not isinstance(role, bool) and game.user_is_organiser
     if game is None:
         raise NotFoundError("no such game")
-    if not (role if isinstance(role, bool) else game.user_is_organiser):
+    if not (role if isinstance(role, bool) else is_organiser):
         raise AccessDeniedError("only an organiser of this league may change its games")
     return game

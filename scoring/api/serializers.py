@@ -1,6 +1,7 @@
 """Serializers for games and hands. Hand facts use the names of the API contract: ``makers``,
 ``caller``, ``caller_alone``, ``defender_alone``, ``tricks_won``, ``renege``, ``thrown_in``."""
 
+import copy
 import functools
 
 from rest_framework import serializers
@@ -10,6 +11,16 @@ from scoring.models import Game, Hand, Side
 
 
 class HandFactsSerializer(serializers.Serializer):
+    """A hand's facts as a client sends them.
+
+    Its fields are plain values (no nested or related field), so each serializer gets shallow
+    copies of the declared ones instead of DRF's deep copies, which build every field again from
+    its arguments: the hand POST validates one of these on every request (a field's copy is
+    bound to its serializer; what the copies share, choices and validators, is only read)."""
+
+    def get_fields(self):
+        return {name: copy.copy(field) for name, field in self._declared_fields.items()}
+
     makers = serializers.ChoiceField(
         choices=Side.choices,
         required=False,

@@ -9,15 +9,18 @@ commit, asking for the standings recompute and announcing a change of the final 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from league.domain.rules import GameLength
 from league.domain.rules import Rulebook as RulebookRules
 from league.models import Rulebook
+from league.rows import fetch_one
 from scoring.domain.engine import GameState, HandScore, Outcome, Side, next_dealer
 from scoring.models import Game, Hand, ResultChange
 from scoring.services.hand_facts import HandInput
@@ -45,7 +48,7 @@ def _signed_in(user):
     return user if user is not None and user.is_authenticated else None
 
 
-def _create_hand(
+def _new_hand(
     game: Game,
     number: int,
     data: HandInput,
@@ -56,8 +59,8 @@ def _create_hand(
     entered_by,
     client_key: str | None = None,
 ) -> Hand:
-    """One hand row: the facts as entered and the points the engine derived from them."""
-    return Hand.objects.create(
+    """One hand row, not saved yet: the facts as entered and the points the engine derived."""
+    return Hand(
         game=game,
         number=number,
         makers=data.makers or "",
@@ -78,6 +81,13 @@ def _create_hand(
         source=source,
         entered_by=entered_by,
     )
+
+
+def _create_hand(game: Game, number: int, data: HandInput, score: HandScore, **kwargs) -> Hand:
+    """:func:`_new_hand`, saved."""
+    hand = _new_hand(game, number, data, score, **kwargs)
+    hand.save(force_insert=True)
+    return hand
 
 
 def _stored_score(hand: Hand) -> HandScore:
@@ -164,18 +174,29 @@ def _running_fields(game: Game) -> dict:
     return {name: getattr(game, name) for name in RUNNING_FIELDS}
 
 
+STATE_FIELDS = (
+    "score_a",
+    "score_b",
+    "hands_played",
+    "last_hand_number",
+    "next_dealer_seat",
+    "status",
+    "winner",
+    "finished_at",
+    "confirmation",
+    "dispute_reason",
+    "updated_at",
+)
+"""The columns of a game a write of its state sets (:func:`_apply_state`)."""
+
+
 def _apply_state(
-    game: Game,
-    state: GameState,
-    *,
-    has_hands: bool | None = None,
-    unless_changed_from: dict | None = None,
+    game: Game, state: GameState, *, has_hands: bool | None = None, save: bool = True
 ) -> list[str]:
     """Copy the engine's game state onto the row; say what changed in the game's life.
     ``has_hands``: whether the game has any hand row at all (counting or not), when the caller
-    knows; else it is read. ``unless_changed_from``: the row's :data:`RUNNING_FIELDS` as the
-    state was computed from (the row unlocked): if the row no longer has them, nothing is written
-    and :class:`StaleGameError` is raised."""
+    knows; else it is read. ``save``: save the :data:`STATE_FIELDS` (a hand's record leaves
+    that to :func:`_store_hand`)."""
     effects = []
     was_finished = game.status == Game.Status.FINISHED
     old_winner = game.winner
@@ -202,27 +223,123 @@ def _apply_state(
             game.confirmation = Game.Confirmation.PENDING
             game.dispute_reason = ""
             effects.append("reopened")
-    fields = [
-        "score_a",
-        "score_b",
-        "hands_played",
-        "last_hand_number",
-        "next_dealer_seat",
-        "status",
-        "winner",
-        "finished_at",
-        "confirmation",
-        "dispute_reason",
-        "updated_at",
-    ]
-    if unless_changed_from is None:
-        game.save(update_fields=fields)
-        return effects
     game.updated_at = timezone.now()
-    values = {name: getattr(game, name) for name in fields}
-    if not Game.objects.filter(pk=game.pk, **unless_changed_from).update(**values):
-        raise StaleGameError(game.pk)
+    if save:
+        game.save(update_fields=STATE_FIELDS)
     return effects
+
+
+def _q(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def _inserted_fields(model) -> list:
+    return [field for field in model._meta.concrete_fields if not field.primary_key]
+
+
+def _insert_values(instance) -> list:
+    """The values an INSERT of ``instance`` stores, as the ORM's insert prepares them (an
+    ``auto_now_add`` time is set on the instance)."""
+    return [
+        field.get_db_prep_save(field.pre_save(instance, add=True), connection)
+        for field in _inserted_fields(type(instance))
+    ]
+
+
+@functools.cache
+def _hand_write_sql(vendor: str, nulls: tuple[bool, ...]) -> tuple[str, ...]:
+    """The statements of :func:`_store_hand`, written once per database and per shape of the
+    expected running state (a ``None`` is matched with ``IS NULL``): on PostgreSQL one statement
+    (the game's UPDATE, the hand's and the change's INSERTs in data-modifying ``WITH`` clauses:
+    one round trip, atomic by itself); elsewhere the three in turn."""
+    game_meta, hand_meta, change_meta = Game._meta, Hand._meta, ResultChange._meta
+    sets = ", ".join(f"{_q(game_meta.get_field(name).column)} = %s" for name in STATE_FIELDS)
+    where = " AND ".join(
+        [f"{_q(game_meta.pk.column)} = %s"]
+        + [
+            f"{_q(game_meta.get_field(name).column)} " + ("IS NULL" if null else "= %s")
+            for name, null in zip(RUNNING_FIELDS, nulls, strict=True)
+        ]
+    )
+    update = f"UPDATE {_q(game_meta.db_table)} SET {sets} WHERE {where}"
+    hand_columns = ", ".join(_q(field.column) for field in _inserted_fields(Hand))
+    change_columns = ", ".join(_q(field.column) for field in _inserted_fields(ResultChange))
+    hand_table, change_table = _q(hand_meta.db_table), _q(change_meta.db_table)
+    hand_pk = _q(hand_meta.pk.column)
+    if vendor == "postgresql":
+
+        def typed(model) -> str:
+            return ", ".join(
+                f"CAST(%s AS {field.db_type(connection)})" for field in _inserted_fields(model)
+            )
+
+        return (
+            f"WITH g AS ({update} RETURNING 1), "
+            f"h AS (INSERT INTO {hand_table} ({hand_columns}) SELECT {typed(Hand)} FROM g "
+            f"RETURNING {hand_pk}), "
+            f"c AS (INSERT INTO {change_table} ({change_columns}) "
+            f"SELECT {typed(ResultChange)} FROM g) "
+            f"SELECT {hand_pk} FROM h",
+        )
+
+    def placeholders(model) -> str:
+        return ", ".join("%s" for _ in _inserted_fields(model))
+
+    return (
+        update,
+        f"INSERT INTO {hand_table} ({hand_columns}) VALUES ({placeholders(Hand)})",
+        f"INSERT INTO {change_table} ({change_columns}) VALUES ({placeholders(ResultChange)})",
+    )
+
+
+def _one_write():
+    """What :func:`_store_hand` runs in: nothing more on PostgreSQL outside a transaction (its
+    one statement is atomic by itself, and saves a BEGIN and a COMMIT), else ``atomic()``."""
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        return contextlib.nullcontext()
+    return transaction.atomic()
+
+
+def _store_hand(game: Game, hand: Hand, expected: dict) -> None:
+    """Store a hand's record: the game's :data:`STATE_FIELDS` as they are on ``game``, only if
+    its row still holds ``expected`` (its :data:`RUNNING_FIELDS` as the hand was folded into
+    them; else nothing is written and :class:`StaleGameError` is raised), the new ``hand`` and
+    its :class:`~scoring.models.ResultChange`. The game row is updated first, then the hand is
+    inserted: every writer takes the row's lock before the hand's number.
+
+    One statement on PostgreSQL (see :func:`_hand_write_sql`); otherwise three, to be run in a
+    transaction (:func:`_one_write`). A taken number or key raises ``IntegrityError``."""
+    game_meta = Game._meta
+    values = [
+        game_meta.get_field(name).get_db_prep_save(getattr(game, name), connection)
+        for name in STATE_FIELDS
+    ]
+    values.append(game.pk)
+    nulls = tuple(expected[name] is None for name in RUNNING_FIELDS)
+    values += [
+        game_meta.get_field(name).get_db_prep_save(expected[name], connection)
+        for name in RUNNING_FIELDS
+        if expected[name] is not None
+    ]
+    change = ResultChange(season_id=game.season_id, game_id=game.pk)
+    hand_values, change_values = _insert_values(hand), _insert_values(change)
+    statements = _hand_write_sql(connection.vendor, nulls)
+    if len(statements) == 1:
+        row = fetch_one(statements[0], [*values, *hand_values, *change_values])
+        if row is None:
+            raise StaleGameError(game.pk)
+    else:
+        with connection.cursor() as cursor:
+            update, insert_hand, insert_change = statements
+            cursor.execute(update, values)
+            if cursor.rowcount != 1:
+                raise StaleGameError(game.pk)
+            cursor.execute(insert_hand, hand_values)
+            row = (cursor.lastrowid,)
+            cursor.execute(insert_change, change_values)
+    hand.pk = row[0]
+    hand._state.adding = False
+    hand._state.db = connection.alias
 
 
 RESULT_CHANGES = ("finished", "winner_changed", "reopened")
@@ -236,18 +353,26 @@ def result_change_record(game: Game) -> None:
     An insert, not an update of the season's row: the tables of one season never queue on a
     shared lock, and the change is pending exactly from the moment it is committed."""
     ResultChange.objects.create(season_id=game.season_id, game_id=game.pk)
+    _recompute_after_commit(game)
+
+
+def _recompute_after_commit(game: Game) -> None:
     season_id = game.season_id
     transaction.on_commit(lambda: enqueue_standings(season_id), robust=True)
 
 
-def _results_changed(game: Game, effects: Iterable[str]) -> None:
-    """Log the change of the game's results (:func:`result_change_record`); after commit,
-    recompute standings and announce a change of the game's final result (it ended, its winner
-    changed, or it was reopened by an undo).
+def _results_changed(game: Game, effects: Iterable[str], *, logged: bool = False) -> None:
+    """Log the change of the game's results (:func:`result_change_record`; ``logged``: the
+    change's row is already written, by :func:`_store_hand`); after commit, recompute standings
+    and announce a change of the game's final result (it ended, its winner changed, or it was
+    reopened by an undo).
 
     The callbacks are robust: the hand is committed whatever they do, and a lost one is made good
     by the periodic sweeps (standings) and the receivers' own reconciliation (brackets)."""
-    result_change_record(game)
+    if logged:
+        _recompute_after_commit(game)
+    else:
+        result_change_record(game)
     game_id = game.pk
     for change in RESULT_CHANGES:
         if change in effects:

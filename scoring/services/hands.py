@@ -30,10 +30,13 @@ from scoring.services.game_state import (
     _create_hand,
     _lock_game,
     _lock_game_row,
+    _new_hand,
+    _one_write,
     _replayed_running,
     _results_changed,
     _running_fields,
     _signed_in,
+    _store_hand,
     _stored_score,
     game_rules,
     running_state,
@@ -75,15 +78,16 @@ def hand_record(
     row updated only if it still holds the state the hand was folded into. If that read does not
     plainly allow the hand (a conflict, a refusal, a retried key), or the row or the database
     says otherwise, everything is decided again on the row read under lock. The key is looked up
-    only then (a key is unique, so the INSERT refuses a retry of a recorded hand).
+    only then (a key is unique, so the INSERT refuses a retry of a recorded hand). On PostgreSQL
+    the write on the read is one statement (``_store_hand``), in no transaction of its own.
     """
     if client_key is not None and not 1 <= len(client_key) <= 100:
         raise DomainError("the submission key must be 1 to 100 characters", field="client_key")
     planned = _plan_on_read(game, data, expected_number)
     if planned is not None:
         try:
-            with transaction.atomic():
-                return _write(game, data, client_key, source, user, planned, as_read=True)
+            with _one_write():
+                return _write(game, data, client_key, source, user, planned)
         except (IntegrityError, StaleGameError):
             pass  # the row moved since it was read, or the key or number is taken: under lock
     try:
@@ -122,18 +126,17 @@ def _plan_on_read(game: Game, data: HandInput, expected_number: int | None):
     return number, dealer_seat, score, state
 
 
-def _write(game, data, client_key, source, user, planned, *, as_read: bool) -> HandResult:
-    """Insert the planned hand and fold it into the game's row. ``as_read``: ``game`` was read
-    unlocked, so the row is updated only if it still holds what was read (else
-    :class:`StaleGameError`, and the transaction is rolled back)."""
+def _write(game, data, client_key, source, user, planned) -> HandResult:
+    """Fold the planned hand into the game's row and insert it (:func:`_store_hand`), only if
+    the row still holds what ``game`` was read with (else :class:`StaleGameError`: nothing is
+    written). Under the row's lock that is a given; on the door's unlocked read it is the
+    check."""
     number, dealer_seat, score, state = planned
     game = copy.copy(game)  # the caller's object is left as it was read
-    read = _running_fields(game) if as_read else None
-    # The game row first, then the hand: every writer takes the row's lock before the hand's
-    # number, so a writer on the read and one under lock never wait on each other in a circle.
+    read = _running_fields(game)
     _apply_running(game, number, next_dealer(dealer_seat, score))
-    effects = _apply_state(game, state, has_hands=True, unless_changed_from=read)
-    hand = _create_hand(
+    effects = _apply_state(game, state, has_hands=True, save=False)
+    hand = _new_hand(
         game,
         number,
         data,
@@ -143,7 +146,8 @@ def _write(game, data, client_key, source, user, planned, *, as_read: bool) -> H
         entered_by=_signed_in(user),
         client_key=client_key or None,
     )
-    _results_changed(game, effects)
+    _store_hand(game, hand, read)
+    _results_changed(game, effects, logged=True)
     return HandResult(hand, game, True, score.summary, effects)
 
 
@@ -192,9 +196,7 @@ def _hand_record(game, data, client_key, expected_number, source, user) -> HandR
         if answer is not None:
             return answer
         raise
-    return _write(
-        game, data, client_key, source, user, (number, dealer_seat, score, state), as_read=False
-    )
+    return _write(game, data, client_key, source, user, (number, dealer_seat, score, state))
 
 
 def _check_captain_may_change(game: Game, source: str) -> None:
