@@ -3,97 +3,35 @@
 The ORM compiles every queryset anew, at 0.3–0.5 ms of Python each; an advance runs about ten
 small queries, so compiling them was most of its cost. Here each statement is written once, its
 tables and columns taken from the models' ``_meta``, and its rows turned into model instances
-with ``Model.from_db`` after the same converters the ORM applies (``_Columns``): what the callers
+with ``Model.from_db`` after the same converters the ORM applies (``Columns``): what the callers
 get is what the querysets they replace returned."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
-from functools import cache
+from collections.abc import Collection, Sequence
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
-from django.db.models import Model
 from django.db.transaction import TransactionManagementError
 
 from league.models import League, Player, Season, Team
+from league.rows import Columns, col, columns, cursor, table
+from league.rows import q as _q
+from league.rows import statement as _statement
 from tournaments.models import Bracket, BracketEntry, BracketMatch, BracketMatchGame
 
 
-def _q(name: str) -> str:
-    return connection.ops.quote_name(name)
-
-
-class _Columns:
-    """Some concrete fields of a model (all, by default) under a table alias: their SELECT list,
-    and ``build``, the model instance from their values in a row."""
-
-    def __init__(self, model: type[Model], alias: str, names: Iterable[str] | None = None):
-        wanted = None if names is None else set(names)
-        self.model, self.alias = model, alias
-        self.fields = [
-            field
-            for field in model._meta.concrete_fields
-            if wanted is None or field.name in wanted or field.attname in wanted
-        ]
-        self.attnames = [field.attname for field in self.fields]
-        self.sql = ", ".join(f"{alias}.{_q(field.column)}" for field in self.fields)
-        self.converters = []
-        for field in self.fields:
-            column = field.get_col(alias)
-            found = [
-                *connection.ops.get_db_converters(column),
-                *field.get_db_converters(connection),
-            ]
-            self.converters.append((column, found))
-
-    def __len__(self) -> int:
-        return len(self.fields)
-
-    def build(self, values: Sequence) -> Model:
-        database = connections[DEFAULT_DB_ALIAS]
-        converted = []
-        for value, (column, converters) in zip(values, self.converters, strict=True):
-            for converter in converters:
-                value = converter(value, column, database)
-            converted.append(value)
-        return self.model.from_db(database.alias, self.attnames, converted)
-
-
-@cache
-def _columns(vendor: str, model: type[Model], alias: str, names: tuple[str, ...] | None):
-    return _Columns(model, alias, names)
-
-
-def columns(model: type[Model], alias: str, names: Iterable[str] | None = None) -> _Columns:
-    """``_Columns`` for the current database, built once."""
-    return _columns(connection.vendor, model, alias, None if names is None else tuple(names))
-
-
-def table(model: type[Model]) -> str:
-    return _q(model._meta.db_table)
-
-
-def col(model: type[Model], name: str) -> str:
-    return _q(model._meta.get_field(name).column)
-
-
 def fetch(sql: str, params: Sequence = ()) -> list[tuple]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
+    """The rows of ``sql``, prepared on PostgreSQL (``league.rows.cursor``)."""
+    with cursor() as current:
+        current.execute(sql, params)
+        return current.fetchall()
 
 
 def placeholders(count: int) -> str:
     return ", ".join(["%s"] * count)
 
 
-def _statement(build: Callable[..., str]) -> Callable[..., str]:
-    """``build(*args)``, an SQL statement, built once for each database vendor and ``args``."""
-    built = cache(lambda vendor, *args: build(*args))
-    return lambda *args: built(connection.vendor, *args)
-
-
-def _bracket_columns() -> tuple[_Columns, _Columns, _Columns]:
+def _bracket_columns() -> tuple[Columns, Columns, Columns]:
     return columns(Bracket, "b"), columns(Season, "s"), columns(League, "g")
 
 
@@ -190,7 +128,7 @@ def matches(bracket_id: int, codes: Sequence[str], fields: Sequence[str]) -> lis
     return [built.build(row) for row in rows]
 
 
-def _entry_columns() -> tuple[_Columns, ...]:
+def _entry_columns() -> tuple[Columns, ...]:
     return (
         columns(BracketEntry, "e"),
         columns(Team, "t"),
@@ -277,8 +215,8 @@ def update_matches(matches: Sequence[BracketMatch], names: Sequence[str]) -> Non
         for match in matches:
             params += [match.pk, field.get_db_prep_save(getattr(match, field.attname), database)]
     params += [match.pk for match in matches]
-    with database.cursor() as cursor:
-        cursor.execute(_update_matches_sql(len(matches), tuple(names)), params)
+    with cursor() as current:
+        current.execute(_update_matches_sql(len(matches), tuple(names)), params)
 
 
 RELAXED_COMMIT = "set_config('synchronous_commit', 'off', true)"
