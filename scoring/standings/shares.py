@@ -274,3 +274,88 @@ def played_order(season: Season) -> list[int]:
 def stored_shares(season: Season) -> list[tuple]:
     """Every stored share of the season, as rows of ``_RETURNED``."""
     return list(StandingGame.objects.filter(season=season).values_list(*_RETURNED))
+
+
+# --------------------------------------------------------------------------------------------
+# A recompute from scratch on PostgreSQL: the shares summed per seat by the database
+# --------------------------------------------------------------------------------------------
+
+GAME_RETURNED = (
+    "game_id",
+    "(EXTRACT(EPOCH FROM finished_at) * 1000000)::bigint",  # exact, and an int loads fast
+    *_RESULT,
+)
+"""What :func:`shares_insert_all` reads back of each share: its game's finishing time (in
+microseconds since 1970), seats and result."""
+
+_SPREAD = 0x0000FFFF0000FFFF
+"""Two of a packed sum's four 16-bit fields, 32 bits apart: a packed sum masked with it (the
+fields 0 and 2) or shifted by 16 and masked (1 and 3) adds up over 131,071 games of 32,767 hands
+without a field carrying into the next."""
+SUM_MOST_GAMES = 65535
+"""The most games of one entrant :func:`seat_sums` adds up (its sums stay 64-bit integers)."""
+
+
+def shares_insert_all(season: Season) -> list[tuple]:
+    """Recount every game's share (as ``shares_replace(season, None)``), reading back only each
+    game's seats and result, as rows of ``GAME_RETURNED``."""
+    table = StandingGame._meta.db_table
+    columns, returned = ", ".join(_SHARE_COLUMNS), ", ".join(GAME_RETURNED)
+    select, select_params = _share_query(season, None).query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {table} WHERE season_id = %s", [season.pk])
+        cursor.execute(
+            f"INSERT INTO {table} ({columns}) {select} RETURNING {returned}", select_params
+        )
+        return cursor.fetchall()
+
+
+def _spread_sums(columns: Iterable[str]) -> list[str]:
+    return [
+        f"SUM({expression} & {_SPREAD})::bigint"
+        for column in columns
+        for expression in (column, f"({column} >> {_FIELD_BITS})")
+    ]
+
+
+def seat_sums(season: Season, *, teams: bool) -> list[tuple]:
+    """The season's stored shares summed by database per player and night (per team and night
+    with ``teams``): rows of the entrant, the night, games, wins, losses, draws, points for and
+    against, then packed sums, each as two spread sums (fields 0 and 2, then 1 and 3): the
+    entrant's side's sums 0, 1 and 2 as makers, the other side's 0 and 3, and for a player their
+    own as caller (their seat's two). An entrant has a row per seat (per side) it sat in and
+    night. Only for entrants of at most ``SUM_MOST_GAMES`` games."""
+    table = StandingGame._meta.db_table
+    if teams:
+        slots = [("team_a_id", "a", "b", ()), ("team_b_id", "b", "a", ())]
+    else:
+        slots = [
+            (
+                f"seat_{seat}_id",
+                *("ab" if seat % 2 == 0 else "ba"),
+                (f"c{2 * seat}", f"c{2 * seat + 1}"),
+            )
+            for seat in range(4)
+        ]
+    selects = []
+    for entrant, side, other, own in slots:
+        packed = (f"{side}0", f"{side}1", f"{side}2", f"{other}0", f"{other}3", *own)
+        winner, loser = side.upper(), other.upper()
+        selects.append(
+            f"SELECT {entrant}, night_id, COUNT(*), "
+            f"COUNT(*) FILTER (WHERE winner = '{winner}'), "
+            f"COUNT(*) FILTER (WHERE winner = '{loser}'), "
+            f"COUNT(*) FILTER (WHERE winner NOT IN ('A', 'B')), "
+            f"SUM(score_{side})::bigint, SUM(score_{other})::bigint, "
+            + ", ".join(_spread_sums(packed))
+            + f" FROM {table} WHERE season_id = %s AND {entrant} IS NOT NULL"
+            f" GROUP BY {entrant}, night_id"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(selects), [season.pk] * len(selects))
+        return cursor.fetchall()
+
+
+def spread_fields(even: int, odd: int) -> tuple[int, int, int, int]:
+    """The four fields of a packed sum from its two spread sums."""
+    return even & 0xFFFFFFFF, odd & 0xFFFFFFFF, even >> 32, odd >> 32

@@ -18,16 +18,25 @@ stored shares.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 
 import scoring.standings.shares as stored_shares
 from league.models import Player, Season, Team
 from scoring.domain.ratings import RatingSettings, RatingState, rate_sides, rating_rows
-from scoring.domain.season_totals import GameShare, SeasonTotals, buchholz_changes
+from scoring.domain.season_sums import (
+    PairCounts,
+    buchholz_sums,
+    meet,
+    player_line_text,
+    team_line_text,
+)
+from scoring.domain.season_totals import _LINE, GameShare, SeasonTotals, buchholz_changes
 from scoring.domain.standings import GameRecord, SideTally, compute_standings
 from scoring.models import StandingLine, StandingSnapshot
 
@@ -43,10 +52,17 @@ def basis_of(season: Season) -> dict[str, Any]:
     }
 
 
+class LineText(str):
+    """A line's data as the JSON text ``json.dumps`` makes of it (its digest is the text's)."""
+
+    __slots__ = ()
+
+
 @dataclass
 class Computed:
     """A recompute's result: the snapshot's values (its large stats parts left to be assembled
-    from the lines) and the per-entrant lines to write (``None`` data: the line is gone).
+    from the lines) and the per-entrant lines to write (``None`` data: the line is gone; a
+    :class:`LineText`: the line's data as JSON text).
     ``complete`` says the lines of every entrant are given (a recompute from scratch)."""
 
     values: dict[str, Any]
@@ -82,6 +98,10 @@ def snapshot_values(
 
 
 def _from_scratch(season: Season, rules, basis: dict[str, Any]) -> Computed:
+    if connection.vendor == "postgresql" and rules.count_best_nights is None:
+        computed = _from_scratch_summed(season, rules, basis)
+        if computed is not None:
+            return computed
     is_teams = season.format == Season.Format.TEAMS
     _old, rows = stored_shares.shares_replace(season, None)
     shares = {row[0]: stored_shares.share_of(row, is_teams=is_teams) for row in rows}
@@ -118,6 +138,201 @@ def _from_scratch(season: Season, rules, basis: dict[str, Any]) -> Computed:
     for rating in computed.values["ratings"]:
         lines[KIND.RATING, rating["player_id"]] = rating
     return computed
+
+
+def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Computed | None:
+    """The snapshot from scratch, summed by PostgreSQL: each game's share counted as
+    :func:`_from_scratch` counts it, then the shares' hand counts and results summed per seat
+    (:func:`~scoring.standings.shares.seat_sums`), so no share is unpacked in Python; pairs and
+    Buchholz are counted over the games' seat columns and the stats lines rendered as JSON text
+    (:mod:`scoring.domain.season_sums`); ratings as ever, game by game in played order.
+    Stores exactly what :func:`_from_scratch` stores. ``None`` (nothing computed, the shares
+    recounted) when an entrant has more games than the sums take."""
+    is_teams = season.format == Season.Format.TEAMS
+    games = stored_shares.shares_insert_all(season)
+    # Played order, as played_order() has PostgreSQL give it: by finishing time (none last),
+    # then by id.
+    games.sort(key=lambda row: (row[1] is None, row[1], row[0]))
+    seat_columns = [[row[2 + seat] for row in games] for seat in range(4)]
+    winners = [row[10] for row in games]
+    results = (
+        [0 if winner == "A" else 1 if winner == "B" else 2 for winner in winners],
+        [0 if winner == "B" else 1 if winner == "A" else 2 for winner in winners],
+    )
+    players = sorted(set().union(*seat_columns))
+    team_columns = [[row[6 + side] for row in games] for side in (0, 1)] if is_teams else []
+    teams = sorted(set().union(*team_columns)) if is_teams else []
+    played = Counter([entrant for column in (*seat_columns, *team_columns) for entrant in column])
+    if max(played.values(), default=0) > stored_shares.SUM_MOST_GAMES:
+        return None
+
+    state = RatingState()
+    rate_sides(
+        state,
+        (((row[2], row[4]), (row[3], row[5]), row[10] or None, False) for row in games),
+        RatingSettings(),
+    )
+
+    index = {player: position for position, player in enumerate(players)}
+    s0, s1, s2, s3 = (list(map(index.__getitem__, column)) for column in seat_columns)
+    partners, opponents = PairCounts(players), PairCounts(players)
+    meet(opponents, ((s0, s2), (s1, s3)), results, partners=partners)
+    lines = {player: [0] * _LINE for player in players}
+    records: dict[int, list[int]] = {}
+    nights: dict[int, dict[int, list[int]]] = {}
+    for row in stored_shares.seat_sums(season, teams=False):
+        _add_player_sums(lines[row[0]], row, None if is_teams else records, nights)
+    if is_teams:
+        team_index = {team: position for position, team in enumerate(teams)}
+        team_a, team_b = (list(map(team_index.__getitem__, column)) for column in team_columns)
+        team_opponents = PairCounts(teams)
+        meet(team_opponents, ((team_a,), (team_b,)), results)
+        team_lines = {team: [0] * _LINE for team in teams}
+        for row in stored_shares.seat_sums(season, teams=True):
+            _add_team_sums(team_lines[row[0]], row, records, nights)
+        scores = [2 * records[team][1] + records[team][3] for team in teams]
+        doubled = buchholz_sums(len(teams), ((team_a,), (team_b,)), scores)
+        buchholz = {team: doubled[position] / 2 for position, team in enumerate(teams)}
+        against, against_index = team_opponents, team_index
+    else:
+        scores = [2 * records[player][1] + records[player][3] for player in players]
+        doubled = buchholz_sums(len(players), ((s0, s2), (s1, s3)), scores)
+        buchholz = {player: doubled[position] / 4 for position, player in enumerate(players)}
+        against, against_index = opponents, index
+
+    totals = SeasonTotals(is_teams=is_teams)
+    totals.records, totals.nights = records, nights
+    names = _names(season, totals.records, is_teams=is_teams)
+    entrants = _entrants(season, names, totals)
+    standings = totals.standings(
+        rules,
+        entrants=entrants,
+        names=names,
+        buchholz=buchholz,
+        results_against=lambda entrant: (
+            against.records_of(against_index[entrant]) if entrant in against_index else {}
+        ),
+    )
+    computed = Computed(
+        values={
+            "standings": standings.to_dict(),
+            "ratings": [rating.to_dict() for rating in rating_rows(state, RatingSettings())],
+            "nights": totals.nights_part(),
+            "basis": basis,
+        },
+        complete=True,
+    )
+    out = computed.lines
+    for row in computed.values["standings"]["rows"]:
+        out[KIND.STANDING, row["entrant"]] = row
+    partner_texts, opponent_texts = partners.texts(), opponents.texts()
+    for position, player in enumerate(players):
+        out[KIND.PLAYER, player] = LineText(
+            player_line_text(
+                player, lines[player], partner_texts[position], opponent_texts[position]
+            )
+        )
+    if is_teams:
+        for team, text in zip(teams, team_opponents.texts(), strict=True):
+            out[KIND.TEAM, team] = LineText(team_line_text(team, team_lines[team], text))
+    for rating in computed.values["ratings"]:
+        out[KIND.RATING, rating["player_id"]] = rating
+    return computed
+
+
+def _side_sums(row: tuple) -> tuple[int, ...]:
+    """A row of ``seat_sums``: the counts of its side and of the other side as makers, in the
+    order of ``_SIDE_SUMS``."""
+    spread = stored_shares.spread_fields
+    calls, made, marches, euchres = spread(row[8], row[9])
+    _outcomes, tried, lone_made, lone_marched = spread(row[10], row[11])
+    solo_marches, solo_euchres, own_reneges, solo_own_reneges = spread(row[12], row[13])
+    other_calls, _made, _marches, other_euchres = spread(row[14], row[15])
+    return (
+        calls, made, marches, euchres, tried, lone_made, lone_marched, solo_marches,
+        solo_euchres, own_reneges, solo_own_reneges, other_calls, other_euchres,
+        row[16] & 0xFFFFFFFF,  # the other side's reneges when defending
+    )  # fmt: skip
+
+
+(
+    _CALLS, _MADE, _MARCHES, _EUCHRES, _TRIED, _LONE_MADE, _LONE_MARCHED, _SOLO_MARCHES,
+    _SOLO_EUCHRES, _OWN_RENEGES, _SOLO_OWN_RENEGES, _OTHER_CALLS, _OTHER_EUCHRES, _THEIR_RENEGES,
+) = range(14)  # fmt: skip
+
+
+def _add_entrant(row: tuple, counts: tuple[int, ...], records: dict, nights: dict) -> None:
+    """Add a ``seat_sums`` row to its entrant's record and nights."""
+    entrant, night, games, wins, _losses, _draws, points_for = row[:7]
+    record = records.get(entrant)
+    if record is None:
+        record = records[entrant] = [0] * 9
+    for position, value in enumerate(
+        (*row[2:8], counts[_MARCHES], counts[_LONE_MADE], counts[_OTHER_EUCHRES])
+    ):
+        record[position] += value
+    if night is not None:
+        line = nights.setdefault(night, {}).setdefault(entrant, [0, 0, 0])
+        line[0] += games
+        line[1] += wins
+        line[2] += points_for
+
+
+def _add_line(line: list, row: tuple, hand_counts: tuple[int, ...]) -> None:
+    """Add a ``seat_sums`` row's games and ``hand_counts`` to a stats line."""
+    for position, value in zip((0, 1, 2, 3, 6, 7), row[2:8], strict=True):
+        line[position] += value
+    for position, value in enumerate(hand_counts, start=8):
+        line[position] += value
+
+
+def _add_player_sums(line: list, row: tuple, records: dict | None, nights: dict) -> None:
+    """Add a ``seat_sums`` row of a player to their stats line (as ``SeasonTotals`` keeps it)
+    and, in an individual season (``records`` given), to their record and nights."""
+    counts = _side_sums(row)
+    spread = stored_shares.spread_fields
+    calls, made, marches, tried = spread(row[18], row[19])  # their own, as caller
+    lone_made, lone_marched, suffered, reneges = spread(row[20], row[21])
+    _add_line(
+        line,
+        row,
+        (
+            counts[_CALLS] + counts[_OTHER_CALLS],  # hands
+            calls,
+            made,
+            counts[_MARCHES] - counts[_SOLO_MARCHES] + marches,
+            tried,
+            lone_made,
+            lone_marched,
+            counts[_EUCHRES] - counts[_SOLO_EUCHRES] + suffered,
+            counts[_OTHER_EUCHRES],
+            counts[_OWN_RENEGES] - counts[_SOLO_OWN_RENEGES] + counts[_THEIR_RENEGES] + reneges,
+        ),
+    )
+    if records is not None:
+        _add_entrant(row, counts, records, nights)
+
+
+def _add_team_sums(line: list, row: tuple, records: dict, nights: dict) -> None:
+    """Add a ``seat_sums`` row of a team to its stats line, record and nights."""
+    counts = _side_sums(row)
+    _add_line(
+        line,
+        row,
+        (
+            counts[_CALLS] + counts[_OTHER_CALLS],  # hands
+            counts[_CALLS],
+            counts[_MADE],
+            counts[_MARCHES],
+            counts[_TRIED],
+            counts[_LONE_MADE],
+            counts[_LONE_MARCHED],
+            counts[_EUCHRES],
+            counts[_OTHER_EUCHRES],
+            counts[_OWN_RENEGES] + counts[_THEIR_RENEGES],
+        ),
+    )
+    _add_entrant(row, counts, records, nights)
 
 
 def _orders(order: list[int]) -> Iterable[tuple[int, int]]:
