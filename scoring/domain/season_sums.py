@@ -12,6 +12,9 @@ line text
     :meth:`~scoring.domain.season_totals.SeasonTotals.player_line` (or ``team_line``) renders,
     character for character, written straight from the counts: the largest part of a snapshot
     (half a million partner and opponent records in a large season) is never built as dicts.
+stats digest
+    A digest of a stats line taken from its counts (:func:`stats_digest`), so a recompute tells
+    a changed line from an unchanged one without rendering either.
 
 What it renders equals what :class:`~scoring.domain.season_totals.SeasonTotals` renders from the
 same games (``tests/domain/test_season_sums.py`` proves it).
@@ -19,14 +22,17 @@ same games (``tests/domain/test_season_sums.py`` proves it).
 
 from __future__ import annotations
 
+import hashlib
 import json
+from array import array
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from itertools import compress
-from operator import add, sub
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import repeat
+from operator import add
 from typing import Any
 
+from scoring.domain.season_totals import _line_of
 from scoring.domain.stats import PlayerStats, TeamStats, _common
 
 _RECORD_TEXT = '{"other_id": %d, "games": %d, "wins": %d, "losses": %d, "draws": %d}'
@@ -35,69 +41,104 @@ _RECORD_TEXT = '{"other_id": %d, "games": %d, "wins": %d, "losses": %d, "draws":
 
 class PairCounts:
     """Pair counts over entrants ``ids`` (see the module docstring): add columns of meetings
-    with :meth:`add`, then read one entrant's records, or render every entrant's."""
+    with :meth:`add`, then read one entrant's records, or render every entrant's.
+
+    One count per pair and result, keyed ``(who * size + other) * 3 + result`` (indices into
+    ``ids``; result 0 won, 1 lost, 2 drawn)."""
 
     def __init__(self, ids: Sequence[int]) -> None:
         self.ids = list(ids)
         self.size = len(self.ids)
-        self.games: Counter[int] = Counter()
-        self.wins: Counter[int] = Counter()
-        self.losses: Counter[int] = Counter()
-        self._keys: list[int] | None = None
+        self.counts: Counter[int] = Counter()
+        self._pairs: list[int] | None = None
+        self._columns: tuple | None = None
         self._records: dict[int, dict[int, list[int]]] = {}
 
-    def add(
-        self,
-        who: Sequence[int],
-        other: Sequence[int],
-        won: Sequence[bool],
-        lost: Sequence[bool],
-    ) -> None:
+    def add(self, who: Sequence[int], other: Sequence[int], results: Sequence[int]) -> None:
         """Count one meeting per game: entrant ``who[g]`` (an index into ``ids``) met
-        ``other[g]``, and won or lost as ``won[g]``, ``lost[g]`` say (neither: a draw)."""
-        size = self.size
-        keys = list(map(add, [index * size for index in who], other))
-        self.games.update(keys)
-        self.wins.update(compress(keys, won))
-        self.losses.update(compress(keys, lost))
-        self._keys = None
+        ``other[g]`` with result ``results[g]``."""
+        scale = 3 * self.size
+        keys = map(add, map(add, [index * scale for index in who], [3 * o for o in other]), results)
+        self.counts.update(keys)
+        self._pairs = self._columns = None
         self._records.clear()
 
     def _sorted(self) -> list[int]:
-        if self._keys is None:
-            self._keys = sorted(self.games)
-        return self._keys
+        """Every pair that met (``who * size + other``), in order."""
+        if self._pairs is None:
+            self._pairs = sorted(set(map((3).__rfloordiv__, self.counts)))
+        return self._pairs
+
+    def _results(self, pairs: list[int]) -> tuple[list[int], list[int], list[int]]:
+        get, zeros, base = self.counts.get, repeat(0), [3 * pair for pair in pairs]
+        return (
+            list(map(get, base, zeros)),
+            list(map(get, map(add, base, repeat(1)), zeros)),
+            list(map(get, map(add, base, repeat(2)), zeros)),
+        )
 
     def records_of(self, index: int) -> dict[int, list[int]]:
         """Entrant ``index``'s ``[wins, losses, draws]`` with each other entrant, by id."""
-        if index in self._records:
-            return self._records[index]
-        keys = self._sorted()
-        size, ids, games, wins, losses = self.size, self.ids, self.games, self.wins, self.losses
-        found = {}
-        for key in keys[bisect_left(keys, index * size) : bisect_left(keys, (index + 1) * size)]:
-            won, lost = wins.get(key, 0), losses.get(key, 0)
-            found[ids[key % size]] = [won, lost, games[key] - won - lost]
-        self._records[index] = found
-        return found
+        if index not in self._records:
+            pairs = self._sorted()
+            size = self.size
+            mine = pairs[bisect_left(pairs, index * size) : bisect_left(pairs, (index + 1) * size)]
+            self._records[index] = {
+                self.ids[pair % size]: list(counts)
+                for pair, counts in zip(mine, zip(*self._results(mine), strict=True), strict=True)
+            }
+        return self._records[index]
 
-    def texts(self) -> list[str]:
-        """Each entrant's records as the JSON text of a list, sorted by the other's id."""
-        keys = self._sorted()
-        size, ids, zeros = self.size, self.ids, [0] * len(keys)
-        games = list(map(self.games.__getitem__, keys))
-        wins = list(map(self.wins.get, keys, zeros))
-        losses = list(map(self.losses.get, keys, zeros))
-        draws = map(sub, map(sub, games, wins), losses)
-        others = map(ids.__getitem__, map(size.__rmod__, keys))
-        records = list(
-            map(_RECORD_TEXT.__mod__, zip(others, games, wins, losses, draws, strict=True))
-        )
-        bounds = [bisect_left(keys, index * size) for index in range(size + 1)]
-        return [
-            "[" + ", ".join(records[bounds[index] : bounds[index + 1]]) + "]"
-            for index in range(size)
-        ]
+    def columns(self) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+        """Every entrant's records as columns, entrant after entrant, each entrant's sorted by
+        the other's id: the other's id, wins, losses, draws; and where each entrant's start
+        (``size + 1`` bounds)."""
+        if self._columns is None:
+            pairs = self._sorted()
+            size = self.size
+            wins, losses, draws = self._results(pairs)
+            others = list(map(self.ids.__getitem__, map(size.__rmod__, pairs)))
+            bounds = [bisect_left(pairs, index * size) for index in range(size + 1)]
+            self._columns = (others, wins, losses, draws, bounds)
+        return self._columns
+
+    def columns_of(self, index: int) -> tuple[list[int], list[int], list[int], list[int]]:
+        """Entrant ``index``'s records as columns (see :meth:`columns`)."""
+        *columns, bounds = self.columns()
+        start, end = bounds[index], bounds[index + 1]
+        others, wins, losses, draws = (column[start:end] for column in columns)
+        return others, wins, losses, draws
+
+    def text_of(self, index: int) -> str:
+        """Entrant ``index``'s records as the JSON text of a list."""
+        others, wins, losses, draws = self.columns_of(index)
+        games = map(add, map(add, wins, losses), draws)
+        records = map(_RECORD_TEXT.__mod__, zip(others, games, wins, losses, draws, strict=True))
+        return "[" + ", ".join(records) + "]"
+
+
+def stats_digest(line: Sequence[int], *records: Sequence[Sequence[int]]) -> str:
+    """A digest of a stats line from its counts: ``line`` as ``SeasonTotals`` keeps it, then
+    each list of records as columns (:meth:`PairCounts.columns_of`). Equal for equal lines, and
+    taken without rendering one (:func:`stats_line_digest` takes it from a rendered line)."""
+    digest = hashlib.md5(array("q", line).tobytes(), usedforsecurity=False)
+    for columns in records:
+        digest.update(array("q", [len(columns[0])]).tobytes())
+        for column in columns:
+            digest.update(array("q", column).tobytes())
+    return digest.hexdigest()
+
+
+def stats_line_digest(data: Mapping[str, Any]) -> str:
+    """:func:`stats_digest` of a rendered player or team stats line."""
+    lists = [data["partners"], data["opponents"]] if "partners" in data else [data["opponents"]]
+    return stats_digest(
+        _line_of(data),
+        *([[record[name] for record in records] for name in _RECORD_COLUMNS] for records in lists),
+    )
+
+
+_RECORD_COLUMNS = ("other_id", "wins", "losses", "draws")
 
 
 def meet(
@@ -111,15 +152,13 @@ def meet(
     ``s``'s seats (indices into the counts' ids), ``results[s]`` its result per game (0 won, 1
     lost, 2 drawn). Opponents go to ``pairs``; partners (seats of one side) to ``partners``."""
     for side in (0, 1):
-        won = [result == 0 for result in results[side]]
-        lost = [result == 1 for result in results[side]]
         for who in sides[side]:
             for other in sides[1 - side]:
-                pairs.add(who, other, won, lost)
+                pairs.add(who, other, results[side])
             if partners is not None:
                 for other in sides[side]:
                     if other is not who:
-                        partners.add(who, other, won, lost)
+                        partners.add(who, other, results[side])
 
 
 def buchholz_sums(

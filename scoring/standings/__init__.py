@@ -29,6 +29,7 @@ from django.utils import timezone
 from league.errors import DomainError
 from league.models import Season
 from scoring import jobs
+from scoring.domain.season_sums import stats_line_digest
 from scoring.domain.standings import SeasonRules
 from scoring.models import ResultChange, StandingLine, StandingSnapshot
 from scoring.standings.values import Computed, LineText, snapshot_values
@@ -247,17 +248,15 @@ def _lines_write(season_id: int, computed: Computed) -> None:
     stored line not given, when the lines are ``complete``)."""
     fresh = {
         key: StandingLine(
-            season_id=season_id, kind=key[0], entrant_id=key[1], data=data, digest=line_digest(data)
+            season_id=season_id,
+            kind=key[0],
+            entrant_id=key[1],
+            data=data,
+            digest=data.digest if isinstance(data, LineText) else line_digest(data, key[0]),
         )
         for key, data in computed.lines.items()
         if data is not None
     }
-    texts = []
-    for line in fresh.values():
-        if isinstance(line.data, LineText):
-            texts.append(line)
-            if connection.vendor != "postgresql":
-                line.data = json.loads(line.data)
     stored_lines = StandingLine.objects.filter(season_id=season_id)
     if not computed.complete:
         kinds = {kind for kind, _entrant in computed.lines}
@@ -279,14 +278,18 @@ def _lines_write(season_id: int, computed: Computed) -> None:
     for start in range(0, len(stale), 900):  # under SQLite's limit of variables in a query
         StandingLine.objects.filter(pk__in=stale[start : start + 900]).delete()
     written = [fresh[key] for key in changed]
-    if connection.vendor == "postgresql" and texts:
-        _lines_insert_texts([line for line in written if isinstance(line.data, LineText)])
+    texts = [line for line in written if isinstance(line.data, LineText)]
+    if texts and connection.vendor == "postgresql":
+        _lines_insert_texts(texts)
         written = [line for line in written if not isinstance(line.data, LineText)]
+    else:
+        for line in texts:
+            line.data = json.loads(line.data.render())
     StandingLine.objects.bulk_create(written, batch_size=500)
 
 
 def _lines_insert_texts(lines: list[StandingLine]) -> None:
-    """Insert lines whose data is JSON text as it is (no dict is built and dumped again)."""
+    """Insert lines given as ``LineText``, rendered straight to JSON text (no dict is built)."""
     if not lines:
         return
     table = StandingLine._meta.db_table
@@ -300,7 +303,7 @@ def _lines_insert_texts(lines: list[StandingLine]) -> None:
                 [line.season_id for line in lines],
                 [str(line.kind) for line in lines],
                 [line.entrant_id for line in lines],
-                [str(line.data) for line in lines],
+                [line.data.render() for line in lines],
                 [line.digest for line in lines],
             ],
         )
@@ -317,14 +320,15 @@ LINE_SOURCES = (
 )
 
 
-def line_digest(line: dict[str, Any] | str) -> str:
-    """A digest of a line's data, to tell a changed line from an unchanged one.
+def line_digest(line: dict[str, Any], kind: str) -> str:
+    """A digest of a line's data of ``kind``, to tell a changed line from an unchanged one.
 
-    Taken over the JSON text ``json.dumps`` makes of the line (its keys in the order the engines
-    put them), or over that text itself when the line is given as text (a ``LineText``: a
-    recompute from scratch on PostgreSQL writes the large stats lines straight as text)."""
-    text = line if isinstance(line, str) else json.dumps(line)
-    return hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()
+    A stats line's is taken from its counts (``stats_line_digest``), as a recompute from scratch
+    takes it without rendering the line; any other line's over the JSON text ``json.dumps``
+    makes of it (its keys in the order the engines put them)."""
+    if kind in (StandingLine.Kind.PLAYER, StandingLine.Kind.TEAM):
+        return stats_line_digest(line)
+    return hashlib.md5(json.dumps(line).encode(), usedforsecurity=False).hexdigest()
 
 
 def standing_lines(*, season_id: int, values: dict[str, Any]) -> list[StandingLine]:
@@ -338,7 +342,7 @@ def standing_lines(*, season_id: int, values: dict[str, Any]) -> list[StandingLi
             kind=kind,
             entrant_id=line[key],
             data=line,
-            digest=line_digest(line),
+            digest=line_digest(line, kind),
         )
         for kind, lines, key in parts
         for line in lines

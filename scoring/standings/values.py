@@ -19,8 +19,10 @@ stored shares.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.db import connection
@@ -34,6 +36,7 @@ from scoring.domain.season_sums import (
     buchholz_sums,
     meet,
     player_line_text,
+    stats_digest,
     team_line_text,
 )
 from scoring.domain.season_totals import _LINE, GameShare, SeasonTotals, buchholz_changes
@@ -52,10 +55,14 @@ def basis_of(season: Season) -> dict[str, Any]:
     }
 
 
-class LineText(str):
-    """A line's data as the JSON text ``json.dumps`` makes of it (its digest is the text's)."""
+class LineText:
+    """A stats line known by its digest (``stats_digest``), rendered as the JSON text
+    ``json.dumps`` makes of it only when it is written."""
 
-    __slots__ = ()
+    __slots__ = ("digest", "render")
+
+    def __init__(self, digest: str, render: Callable[[], str]) -> None:
+        self.digest, self.render = digest, render
 
 
 @dataclass
@@ -166,39 +173,55 @@ def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Comput
     if max(played.values(), default=0) > stored_shares.SUM_MOST_GAMES:
         return None
 
-    state = RatingState()
-    rate_sides(
-        state,
-        (((row[2], row[4]), (row[3], row[5]), row[10] or None, False) for row in games),
-        RatingSettings(),
-    )
+    def rate() -> list[dict[str, Any]]:
+        state = RatingState()
+        rate_sides(
+            state,
+            (((row[2], row[4]), (row[3], row[5]), row[10] or None, False) for row in games),
+            RatingSettings(),
+        )
+        return [rating.to_dict() for rating in rating_rows(state, RatingSettings())]
 
-    index = {player: position for position, player in enumerate(players)}
-    s0, s1, s2, s3 = (list(map(index.__getitem__, column)) for column in seat_columns)
-    partners, opponents = PairCounts(players), PairCounts(players)
-    meet(opponents, ((s0, s2), (s1, s3)), results, partners=partners)
-    lines = {player: [0] * _LINE for player in players}
-    records: dict[int, list[int]] = {}
-    nights: dict[int, dict[int, list[int]]] = {}
-    for row in stored_shares.seat_sums(season, teams=False):
-        _add_player_sums(lines[row[0]], row, None if is_teams else records, nights)
-    if is_teams:
-        team_index = {team: position for position, team in enumerate(teams)}
-        team_a, team_b = (list(map(team_index.__getitem__, column)) for column in team_columns)
-        team_opponents = PairCounts(teams)
-        meet(team_opponents, ((team_a,), (team_b,)), results)
+    def count(ids: list[int], columns: list[list[int]], *, players: bool):
+        index = {entrant: position for position, entrant in enumerate(ids)}
+        columns = [list(map(index.__getitem__, column)) for column in columns]
+        sides = ((columns[0], columns[2]), (columns[1], columns[3])) if players else (
+            (columns[0],), (columns[1],)
+        )  # fmt: skip
+        opponents = PairCounts(ids)
+        partners = PairCounts(ids) if players else None
+        meet(opponents, sides, results, partners=partners)
+        for counts in (partners, opponents):
+            if counts is not None:
+                counts.columns()
+        return index, sides, partners, opponents
+
+    # Ratings and pairs need only the games: worked out in a thread while the database sums the
+    # seats (the thread holds the interpreter only while this one waits on the database).
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        rated = pool.submit(rate)
+        player_pairs = pool.submit(count, players, seat_columns, players=True)
+        team_pairs = pool.submit(count, teams, team_columns, players=False) if is_teams else None
+        player_rows = stored_shares.seat_sums(season, teams=False)
+        team_rows = stored_shares.seat_sums(season, teams=True) if is_teams else []
+        lines = {player: [0] * _LINE for player in players}
+        records: dict[int, list[int]] = {}
+        nights: dict[int, dict[int, list[int]]] = {}
+        for row in player_rows:
+            _add_player_sums(lines[row[0]], row, None if is_teams else records, nights)
         team_lines = {team: [0] * _LINE for team in teams}
-        for row in stored_shares.seat_sums(season, teams=True):
+        for row in team_rows:
             _add_team_sums(team_lines[row[0]], row, records, nights)
-        scores = [2 * records[team][1] + records[team][3] for team in teams]
-        doubled = buchholz_sums(len(teams), ((team_a,), (team_b,)), scores)
-        buchholz = {team: doubled[position] / 2 for position, team in enumerate(teams)}
-        against, against_index = team_opponents, team_index
-    else:
-        scores = [2 * records[player][1] + records[player][3] for player in players]
-        doubled = buchholz_sums(len(players), ((s0, s2), (s1, s3)), scores)
-        buchholz = {player: doubled[position] / 4 for position, player in enumerate(players)}
-        against, against_index = opponents, index
+        ratings = rated.result()
+        index, sides, player_pairs, player_opponents = player_pairs.result()
+        opponents = player_opponents
+        if team_pairs is not None:
+            index, sides, _none, opponents = team_pairs.result()
+    entrants_by_index = teams if is_teams else players
+    scores = [2 * records[entrant][1] + records[entrant][3] for entrant in entrants_by_index]
+    doubled = buchholz_sums(len(entrants_by_index), sides, scores)
+    size = 2 if is_teams else 4  # twice the side size
+    buchholz = {entrant: doubled[index[entrant]] / size for entrant in entrants_by_index}
 
     totals = SeasonTotals(is_teams=is_teams)
     totals.records, totals.nights = records, nights
@@ -210,13 +233,13 @@ def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Comput
         names=names,
         buchholz=buchholz,
         results_against=lambda entrant: (
-            against.records_of(against_index[entrant]) if entrant in against_index else {}
+            opponents.records_of(index[entrant]) if entrant in index else {}
         ),
     )
     computed = Computed(
         values={
             "standings": standings.to_dict(),
-            "ratings": [rating.to_dict() for rating in rating_rows(state, RatingSettings())],
+            "ratings": ratings,
             "nights": totals.nights_part(),
             "basis": basis,
         },
@@ -225,19 +248,31 @@ def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Comput
     out = computed.lines
     for row in computed.values["standings"]["rows"]:
         out[KIND.STANDING, row["entrant"]] = row
-    partner_texts, opponent_texts = partners.texts(), opponents.texts()
     for position, player in enumerate(players):
         out[KIND.PLAYER, player] = LineText(
-            player_line_text(
-                player, lines[player], partner_texts[position], opponent_texts[position]
-            )
+            stats_digest(
+                lines[player],
+                player_pairs.columns_of(position),
+                player_opponents.columns_of(position),
+            ),
+            partial(_player_text, player, lines[player], player_pairs, player_opponents, position),
         )
-    if is_teams:
-        for team, text in zip(teams, team_opponents.texts(), strict=True):
-            out[KIND.TEAM, team] = LineText(team_line_text(team, team_lines[team], text))
+    for position, team in enumerate(teams):
+        out[KIND.TEAM, team] = LineText(
+            stats_digest(team_lines[team], opponents.columns_of(position)),
+            partial(_team_text, team, team_lines[team], opponents, position),
+        )
     for rating in computed.values["ratings"]:
         out[KIND.RATING, rating["player_id"]] = rating
     return computed
+
+
+def _player_text(player, line, partners: PairCounts, opponents: PairCounts, position) -> str:
+    return player_line_text(player, line, partners.text_of(position), opponents.text_of(position))
+
+
+def _team_text(team, line, opponents: PairCounts, position) -> str:
+    return team_line_text(team, line, opponents.text_of(position))
 
 
 def _side_sums(row: tuple) -> tuple[int, ...]:

@@ -1,6 +1,6 @@
 """The from-scratch sums (scoring.domain.season_sums) render what the running totals render from
-the same games: each stats line as the very JSON text of the totals' line, pair records and
-Buchholz, in both formats."""
+the same games: each stats line as the very JSON text of the totals' line, its digest from the
+counts as from the rendered line, pair records and Buchholz, in both formats."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from scoring.domain.season_sums import (
     buchholz_sums,
     meet,
     player_line_text,
+    stats_digest,
+    stats_line_digest,
     team_line_text,
 )
 from scoring.domain.season_totals import SeasonTotals
@@ -50,13 +52,18 @@ def test_the_sums_render_what_the_running_totals_render(teams, data):
     partners, opponents = PairCounts(players), PairCounts(players)
     sides, results = _columns(shares, players, teams=False)
     meet(opponents, sides, results, partners=partners)
-    for position, (player, partner_text, opponent_text) in enumerate(
-        zip(players, partners.texts(), opponents.texts(), strict=True)
-    ):
-        text = player_line_text(player, totals.players[player], partner_text, opponent_text)
-        assert text == json.dumps(totals.player_line(player))
-        assert json.loads(text) == totals.player_line(player)
+    for position, player in enumerate(players):
+        rendered = totals.player_line(player)
+        text = player_line_text(
+            player, totals.players[player], partners.text_of(position), opponents.text_of(position)
+        )
+        assert text == json.dumps(rendered)
+        assert json.loads(text) == rendered
         assert opponents.records_of(position) == totals.opponents[player]
+        digest = stats_digest(
+            totals.players[player], partners.columns_of(position), opponents.columns_of(position)
+        )
+        assert digest == stats_line_digest(rendered) == stats_line_digest(json.loads(text))
 
     entrants = sorted(totals.records)
     scores = [2 * totals.records[entrant][1] + totals.records[entrant][3] for entrant in entrants]
@@ -64,9 +71,12 @@ def test_the_sums_render_what_the_running_totals_render(teams, data):
         team_pairs = PairCounts(entrants)
         sides, results = _columns(shares, entrants, teams=True)
         meet(team_pairs, sides, results)
-        for team, opponent_text in zip(entrants, team_pairs.texts(), strict=True):
-            text = team_line_text(team, totals.teams[team], opponent_text)
-            assert text == json.dumps(totals.team_line(team))
+        for position, team in enumerate(entrants):
+            rendered = totals.team_line(team)
+            text = team_line_text(team, totals.teams[team], team_pairs.text_of(position))
+            assert text == json.dumps(rendered)
+            digest = stats_digest(totals.teams[team], team_pairs.columns_of(position))
+            assert digest == stats_line_digest(rendered)
         size = 2
     else:
         size = 4
