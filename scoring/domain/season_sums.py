@@ -80,13 +80,9 @@ class PairCounts:
     def records_of(self, index: int) -> dict[int, list[int]]:
         """Entrant ``index``'s ``[wins, losses, draws]`` with each other entrant, by id."""
         if index not in self._records:
-            pairs = self._sorted()
-            size = self.size
-            mine = pairs[bisect_left(pairs, index * size) : bisect_left(pairs, (index + 1) * size)]
-            self._records[index] = {
-                self.ids[pair % size]: list(counts)
-                for pair, counts in zip(mine, zip(*self._results(mine), strict=True), strict=True)
-            }
+            others, wins, losses, draws = self.columns_of(index)
+            results = map(list, zip(wins, losses, draws, strict=True))
+            self._records[index] = dict(zip(others, results, strict=True))
         return self._records[index]
 
     def columns(self) -> tuple[list[int], list[int], list[int], list[int], list[int]]:

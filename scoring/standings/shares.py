@@ -293,38 +293,55 @@ _SPREAD = 0x0000FFFF0000FFFF
 fields 0 and 2) or shifted by 16 and masked (1 and 3) adds up over 131,071 games of 32,767 hands
 without a field carrying into the next."""
 SUM_MOST_GAMES = 65535
-"""The most games of one entrant :func:`seat_sums` adds up (its sums stay 64-bit integers)."""
+"""The most games :func:`seat_sums` adds up in one group (of one entrant in one seat): its
+spread sums stay 64-bit integers and never carry."""
 
 
 def shares_insert_all(season: Season) -> list[tuple]:
-    """Recount every game's share (as ``shares_replace(season, None)``), reading back only each
-    game's seats and result, as rows of ``GAME_RETURNED``."""
+    """Recount every game's share and store them (as ``shares_replace(season, None)`` does),
+    reading back only each game's seats and result, as rows of ``GAME_RETURNED``.
+
+    Stores by upsert: a share that did not change is not written again (after a change of the
+    standing rules none did), shares of games no longer ranked are deleted, all in one
+    statement; what is read back is exactly what is stored."""
     table = StandingGame._meta.db_table
     columns, returned = ", ".join(_SHARE_COLUMNS), ", ".join(GAME_RETURNED)
+    changed = ", ".join(f"{column} = EXCLUDED.{column}" for column in _SHARE_COLUMNS)
+    stored = ", ".join(f"{table}.{column}" for column in _SHARE_COLUMNS)
+    excluded = ", ".join(f"EXCLUDED.{column}" for column in _SHARE_COLUMNS)
     select, select_params = _share_query(season, None).query.sql_with_params()
     with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {table} WHERE season_id = %s", [season.pk])
         cursor.execute(
-            f"INSERT INTO {table} ({columns}) {select} RETURNING {returned}", select_params
+            f"WITH fresh ({columns}) AS MATERIALIZED ({select}), "
+            f"gone AS (DELETE FROM {table} WHERE season_id = %s AND NOT EXISTS "
+            f"(SELECT FROM fresh WHERE fresh.game_id = {table}.game_id)), "
+            f"stored AS (INSERT INTO {table} ({columns}) SELECT {columns} FROM fresh "
+            f"ON CONFLICT (game_id) DO UPDATE SET {changed} "
+            f"WHERE ({stored}) IS DISTINCT FROM ({excluded})) "
+            f"SELECT {returned} FROM fresh",
+            [*select_params, season.pk],
         )
         return cursor.fetchall()
 
 
 def _spread_sums(columns: Iterable[str]) -> list[str]:
+    """Two spread sums per packed column; ``NULL`` for a group of more than ``SUM_MOST_GAMES``
+    games (whose sums might carry or overflow)."""
     return [
-        f"SUM({expression} & {_SPREAD})::bigint"
+        f"CASE WHEN COUNT(*) <= {SUM_MOST_GAMES} THEN SUM({expression} & {_SPREAD})::bigint END"
         for column in columns
         for expression in (column, f"({column} >> {_FIELD_BITS})")
     ]
 
 
-def seat_sums(season: Season, *, teams: bool) -> list[tuple]:
-    """The season's stored shares summed by database per player and night (per team and night
-    with ``teams``): rows of the entrant, the night, games, wins, losses, draws, points for and
-    against, then packed sums, each as two spread sums (fields 0 and 2, then 1 and 3): the
-    entrant's side's sums 0, 1 and 2 as makers, the other side's 0 and 3, and for a player their
-    own as caller (their seat's two). An entrant has a row per seat (per side) it sat in and
-    night. Only for entrants of at most ``SUM_MOST_GAMES`` games."""
+def seat_sums(season: Season, *, teams: bool, nights: bool) -> list[tuple]:
+    """The season's stored shares summed by the database per player (per team with ``teams``),
+    and with ``nights`` per entrant and night as well: rows of the entrant, the night, games,
+    wins, losses, draws, points for and against, then packed sums, each as two spread sums
+    (fields 0 and 2, then 1 and 3): the entrant's side's sums 0, 1 and 2 as makers, the other
+    side's 0 and 3, and for a player their own as caller (their seat's two); last, 1 for an
+    entrant's row over all nights, 0 for its row of one night. An entrant has rows for each seat
+    (side) it sat in. The spread sums of a group of over ``SUM_MOST_GAMES`` games are ``None``."""
     table = StandingGame._meta.db_table
     if teams:
         slots = [("team_a_id", "a", "b", ()), ("team_b_id", "b", "a", ())]
@@ -341,15 +358,19 @@ def seat_sums(season: Season, *, teams: bool) -> list[tuple]:
     for entrant, side, other, own in slots:
         packed = (f"{side}0", f"{side}1", f"{side}2", f"{other}0", f"{other}3", *own)
         winner, loser = side.upper(), other.upper()
+        if nights:
+            night, grouping = "night_id", f"GROUPING SETS (({entrant}), ({entrant}, night_id))"
+        else:
+            night, grouping = "NULL::bigint", entrant
         selects.append(
-            f"SELECT {entrant}, night_id, COUNT(*), "
+            f"SELECT {entrant}, {night}, COUNT(*), "
             f"COUNT(*) FILTER (WHERE winner = '{winner}'), "
             f"COUNT(*) FILTER (WHERE winner = '{loser}'), "
             f"COUNT(*) FILTER (WHERE winner NOT IN ('A', 'B')), "
             f"SUM(score_{side})::bigint, SUM(score_{other})::bigint, "
             + ", ".join(_spread_sums(packed))
-            + f" FROM {table} WHERE season_id = %s AND {entrant} IS NOT NULL"
-            f" GROUP BY {entrant}, night_id"
+            + (", GROUPING(night_id)" if nights else ", 1")
+            + f" FROM {table} WHERE season_id = %s AND {entrant} IS NOT NULL GROUP BY {grouping}"
         )
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join(selects), [season.pk] * len(selects))

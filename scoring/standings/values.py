@@ -18,7 +18,6 @@ stored shares.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -169,9 +168,6 @@ def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Comput
     players = sorted(set().union(*seat_columns))
     team_columns = [[row[6 + side] for row in games] for side in (0, 1)] if is_teams else []
     teams = sorted(set().union(*team_columns)) if is_teams else []
-    played = Counter([entrant for column in (*seat_columns, *team_columns) for entrant in column])
-    if max(played.values(), default=0) > stored_shares.SUM_MOST_GAMES:
-        return None
 
     def rate() -> list[dict[str, Any]]:
         state = RatingState()
@@ -202,16 +198,24 @@ def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Comput
         rated = pool.submit(rate)
         player_pairs = pool.submit(count, players, seat_columns, players=True)
         team_pairs = pool.submit(count, teams, team_columns, players=False) if is_teams else None
-        player_rows = stored_shares.seat_sums(season, teams=False)
-        team_rows = stored_shares.seat_sums(season, teams=True) if is_teams else []
+        player_rows = stored_shares.seat_sums(season, teams=False, nights=not is_teams)
+        team_rows = stored_shares.seat_sums(season, teams=True, nights=True) if is_teams else []
+        if any(row[8] is None for rows in (player_rows, team_rows) for row in rows):
+            return None  # an entrant with too many games for the sums: fold them instead
         lines = {player: [0] * _LINE for player in players}
         records: dict[int, list[int]] = {}
         nights: dict[int, dict[int, list[int]]] = {}
         for row in player_rows:
-            _add_player_sums(lines[row[0]], row, None if is_teams else records, nights)
+            if row[-1]:
+                _add_player_sums(lines[row[0]], row, None if is_teams else records)
+            else:
+                _add_night(row, nights)
         team_lines = {team: [0] * _LINE for team in teams}
         for row in team_rows:
-            _add_team_sums(team_lines[row[0]], row, records, nights)
+            if row[-1]:
+                _add_team_sums(team_lines[row[0]], row, records)
+            else:
+                _add_night(row, nights)
         ratings = rated.result()
         index, sides, player_pairs, player_opponents = player_pairs.result()
         opponents = player_opponents
@@ -296,16 +300,20 @@ def _side_sums(row: tuple) -> tuple[int, ...]:
 ) = range(14)  # fmt: skip
 
 
-def _add_entrant(row: tuple, counts: tuple[int, ...], records: dict, nights: dict) -> None:
-    """Add a ``seat_sums`` row to its entrant's record and nights."""
-    entrant, night, games, wins, _losses, _draws, points_for = row[:7]
-    record = records.get(entrant)
+def _add_record(row: tuple, counts: tuple[int, ...], records: dict) -> None:
+    """Add a ``seat_sums`` row over all nights to its entrant's record."""
+    record = records.get(row[0])
     if record is None:
-        record = records[entrant] = [0] * 9
+        record = records[row[0]] = [0] * 9
     for position, value in enumerate(
         (*row[2:8], counts[_MARCHES], counts[_LONE_MADE], counts[_OTHER_EUCHRES])
     ):
         record[position] += value
+
+
+def _add_night(row: tuple, nights: dict) -> None:
+    """Add a ``seat_sums`` row of one night to its entrant's line of that night."""
+    entrant, night, games, wins, _losses, _draws, points_for = row[:7]
     if night is not None:
         line = nights.setdefault(night, {}).setdefault(entrant, [0, 0, 0])
         line[0] += games
@@ -321,9 +329,9 @@ def _add_line(line: list, row: tuple, hand_counts: tuple[int, ...]) -> None:
         line[position] += value
 
 
-def _add_player_sums(line: list, row: tuple, records: dict | None, nights: dict) -> None:
-    """Add a ``seat_sums`` row of a player to their stats line (as ``SeasonTotals`` keeps it)
-    and, in an individual season (``records`` given), to their record and nights."""
+def _add_player_sums(line: list, row: tuple, records: dict | None) -> None:
+    """Add a ``seat_sums`` row of a player over all nights to their stats line (as
+    ``SeasonTotals`` keeps it) and, in an individual season (``records`` given), their record."""
     counts = _side_sums(row)
     spread = stored_shares.spread_fields
     calls, made, marches, tried = spread(row[18], row[19])  # their own, as caller
@@ -345,11 +353,11 @@ def _add_player_sums(line: list, row: tuple, records: dict | None, nights: dict)
         ),
     )
     if records is not None:
-        _add_entrant(row, counts, records, nights)
+        _add_record(row, counts, records)
 
 
-def _add_team_sums(line: list, row: tuple, records: dict, nights: dict) -> None:
-    """Add a ``seat_sums`` row of a team to its stats line, record and nights."""
+def _add_team_sums(line: list, row: tuple, records: dict) -> None:
+    """Add a ``seat_sums`` row of a team over all nights to its stats line and record."""
     counts = _side_sums(row)
     _add_line(
         line,
@@ -367,7 +375,7 @@ def _add_team_sums(line: list, row: tuple, records: dict, nights: dict) -> None:
             counts[_OWN_RENEGES] + counts[_THEIR_RENEGES],
         ),
     )
-    _add_entrant(row, counts, records, nights)
+    _add_record(row, counts, records)
 
 
 def _orders(order: list[int]) -> Iterable[tuple[int, int]]:
