@@ -26,6 +26,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Q
+from django.db.models.expressions import RawSQL
 
 import scoring.standings.shares as stored_shares
 from league.models import Player, Season, Team
@@ -153,74 +154,43 @@ def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Comput
     Buchholz are counted over the games' seat columns and the stats lines rendered as JSON text
     (:mod:`scoring.domain.season_sums`); ratings as ever, game by game in played order.
     Stores exactly what :func:`_from_scratch` stores. ``None`` (nothing computed, the shares
-    recounted) when an entrant has more games than the sums take."""
+    recounted) when an entrant has more games than the sums take.
+
+    Ratings and pairs need only the games' seats and results: they are worked out in a thread
+    from the games as read first, while the database counts and sums the shares (the thread
+    holds the interpreter only while this one waits on the database). The shares read back the
+    games they counted; should a game have changed in between, those are counted again."""
     is_teams = season.format == Season.Format.TEAMS
-    games = stored_shares.shares_insert_all(season)
-    # Played order, as played_order() has PostgreSQL give it: by finishing time (none last),
-    # then by id.
-    games.sort(key=lambda row: (row[1] is None, row[1], row[0]))
-    seat_columns = [[row[2 + seat] for row in games] for seat in range(4)]
-    winners = [row[10] for row in games]
-    results = (
-        [0 if winner == "A" else 1 if winner == "B" else 2 for winner in winners],
-        [0 if winner == "B" else 1 if winner == "A" else 2 for winner in winners],
-    )
-    players = sorted(set().union(*seat_columns))
-    team_columns = [[row[6 + side] for row in games] for side in (0, 1)] if is_teams else []
-    teams = sorted(set().union(*team_columns)) if is_teams else []
-
-    def rate() -> list[dict[str, Any]]:
-        state = RatingState()
-        rate_sides(
-            state,
-            (((row[2], row[4]), (row[3], row[5]), row[10] or None, False) for row in games),
-            RatingSettings(),
-        )
-        return [rating.to_dict() for rating in rating_rows(state, RatingSettings())]
-
-    def count(ids: list[int], columns: list[list[int]], *, players: bool):
-        index = {entrant: position for position, entrant in enumerate(ids)}
-        columns = [list(map(index.__getitem__, column)) for column in columns]
-        sides = ((columns[0], columns[2]), (columns[1], columns[3])) if players else (
-            (columns[0],), (columns[1],)
-        )  # fmt: skip
-        opponents = PairCounts(ids)
-        partners = PairCounts(ids) if players else None
-        meet(opponents, sides, results, partners=partners)
-        for counts in (partners, opponents):
-            if counts is not None:
-                counts.columns()
-        return index, sides, partners, opponents
-
-    # Ratings and pairs need only the games: worked out in a thread while the database sums the
-    # seats (the thread holds the interpreter only while this one waits on the database).
     with ThreadPoolExecutor(max_workers=1) as pool:
-        rated = pool.submit(rate)
-        player_pairs = pool.submit(count, players, seat_columns, players=True)
-        team_pairs = pool.submit(count, teams, team_columns, players=False) if is_teams else None
+        counting = pool.submit(_GamesPart, _ranked_rows(season), is_teams=is_teams)
+        games = stored_shares.shares_insert_all(season)
+        games.sort(key=_played)
         player_rows = stored_shares.seat_sums(season, teams=False, nights=not is_teams)
         team_rows = stored_shares.seat_sums(season, teams=True, nights=True) if is_teams else []
-        if any(row[8] is None for rows in (player_rows, team_rows) for row in rows):
-            return None  # an entrant with too many games for the sums: fold them instead
-        lines = {player: [0] * _LINE for player in players}
-        records: dict[int, list[int]] = {}
-        nights: dict[int, dict[int, list[int]]] = {}
-        for row in player_rows:
-            if row[-1]:
-                _add_player_sums(lines[row[0]], row, None if is_teams else records)
-            else:
-                _add_night(row, nights)
-        team_lines = {team: [0] * _LINE for team in teams}
-        for row in team_rows:
-            if row[-1]:
-                _add_team_sums(team_lines[row[0]], row, records)
-            else:
-                _add_night(row, nights)
-        ratings = rated.result()
-        index, sides, player_pairs, player_opponents = player_pairs.result()
-        opponents = player_opponents
-        if team_pairs is not None:
-            index, sides, _none, opponents = team_pairs.result()
+        part = counting.result()
+    if part.games != games:  # a game changed after it was first read: count the stored ones
+        part = _GamesPart(games, is_teams=is_teams)
+    if any(row[8] is None for rows in (player_rows, team_rows) for row in rows):
+        return None  # an entrant with too many games for the sums: fold them instead
+    players, teams = part.players, part.teams
+    lines = {player: [0] * _LINE for player in players}
+    records: dict[int, list[int]] = {}
+    nights: dict[int, dict[int, list[int]]] = {}
+    for row in player_rows:
+        if row[-1]:
+            _add_player_sums(lines[row[0]], row, None if is_teams else records)
+        else:
+            _add_night(row, nights)
+    team_lines = {team: [0] * _LINE for team in teams}
+    for row in team_rows:
+        if row[-1]:
+            _add_team_sums(team_lines[row[0]], row, records)
+        else:
+            _add_night(row, nights)
+    ratings, player_pairs, player_opponents = part.ratings, part.partners, part.opponents
+    index, sides, opponents = part.index, part.sides, part.opponents
+    if is_teams:
+        index, sides, opponents = part.team_index, part.team_sides, part.team_opponents
     entrants_by_index = teams if is_teams else players
     scores = [2 * records[entrant][1] + records[entrant][3] for entrant in entrants_by_index]
     doubled = buchholz_sums(len(entrants_by_index), sides, scores)
@@ -269,6 +239,67 @@ def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Comput
     for rating in computed.values["ratings"]:
         out[KIND.RATING, rating["player_id"]] = rating
     return computed
+
+
+def _played(row: tuple) -> tuple:
+    """Played order, as ``played_order()`` has PostgreSQL give it: by finishing time (none
+    last), then by id (rows of ``GAME_RETURNED``)."""
+    return (row[1] is None, row[1], row[0])
+
+
+def _ranked_rows(season: Season) -> list[tuple]:
+    """The season's ranked games as rows of ``GAME_RETURNED``, in played order."""
+    rows = list(
+        stored_shares.ranked_games(season)
+        .order_by()
+        .annotate(finished=RawSQL(stored_shares.GAME_RETURNED[1], ()))
+        .values_list("pk", "finished", *stored_shares.GAME_RETURNED[2:])
+    )
+    rows.sort(key=_played)
+    return rows
+
+
+class _GamesPart:
+    """What a recompute from scratch counts from the games alone (``games``: rows of
+    ``GAME_RETURNED`` in played order): the ratings, and each player's (and team's) pair counts
+    over the seat columns, ready to render."""
+
+    def __init__(self, games: list[tuple], *, is_teams: bool) -> None:
+        self.games = games
+        state = RatingState()
+        rate_sides(
+            state,
+            (((row[2], row[4]), (row[3], row[5]), row[10] or None, False) for row in games),
+            RatingSettings(),
+        )
+        self.ratings = [rating.to_dict() for rating in rating_rows(state, RatingSettings())]
+        winners = [row[10] for row in games]
+        self.results = (
+            [0 if winner == "A" else 1 if winner == "B" else 2 for winner in winners],
+            [0 if winner == "B" else 1 if winner == "A" else 2 for winner in winners],
+        )
+        seats = [[row[2 + seat] for row in games] for seat in range(4)]
+        self.players = sorted(set().union(*seats))
+        self.index, columns = self._columns(self.players, seats)
+        self.sides = ((columns[0], columns[2]), (columns[1], columns[3]))
+        self.partners, self.opponents = PairCounts(self.players), PairCounts(self.players)
+        meet(self.opponents, self.sides, self.results, partners=self.partners)
+        self.partners.columns()
+        self.opponents.columns()
+        self.teams: list[int] = []
+        if is_teams:
+            sides = [[row[6 + side] for row in games] for side in (0, 1)]
+            self.teams = sorted(set().union(*sides))
+            self.team_index, columns = self._columns(self.teams, sides)
+            self.team_sides = ((columns[0],), (columns[1],))
+            self.team_opponents = PairCounts(self.teams)
+            meet(self.team_opponents, self.team_sides, self.results)
+            self.team_opponents.columns()
+
+    @staticmethod
+    def _columns(ids: list[int], columns: list[list[int]]):
+        index = {entrant: position for position, entrant in enumerate(ids)}
+        return index, [list(map(index.__getitem__, column)) for column in columns]
 
 
 def _player_text(player, line, partners: PairCounts, opponents: PairCounts, position) -> str:

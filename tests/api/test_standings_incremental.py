@@ -235,6 +235,24 @@ def test_the_recompute_stores_what_the_engines_compute_from_every_hand(
     )
 
 
+@pytest.mark.parametrize("teams", [True, False])
+def test_a_game_that_changes_while_the_database_sums_is_counted_as_stored(
+    league, teams, monkeypatch
+):
+    """On PostgreSQL ratings and pairs are counted from the games as first read while the
+    database counts the shares; a game that changed in between (here: one finished after the
+    first read) is counted as the shares have it."""
+    from scoring.standings import values
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the database sums the shares on PostgreSQL only")
+    season = seeded_season(league, teams=teams, seed=5)
+    first_read = values._ranked_rows
+    monkeypatch.setattr(values, "_ranked_rows", lambda season: first_read(season)[:-1])
+    season_standings_recompute(season_id=season.pk, force=True)
+    assert stored_parts(season) == reference_parts(season)
+
+
 def test_best_nights_and_chosen_tiebreaks_match_the_engines(league):
     season = seeded_season(league, teams=False, seed=3)
     season_set_standing_rules(
