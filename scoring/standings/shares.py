@@ -293,35 +293,50 @@ _SPREAD = 0x0000FFFF0000FFFF
 fields 0 and 2) or shifted by 16 and masked (1 and 3) adds up over 131,071 games of 32,767 hands
 without a field carrying into the next."""
 SUM_MOST_GAMES = 65535
-"""The most games :func:`seat_sums` adds up in one group (of one entrant in one seat): its
+"""The most games the seat sums add up in one group (of one entrant in one seat): its
 spread sums stay 64-bit integers and never carry."""
 
 
-def shares_insert_all(season: Season) -> list[tuple]:
-    """Recount every game's share and store them (as ``shares_replace(season, None)`` does),
-    reading back only each game's seats and result, as rows of ``GAME_RETURNED``.
+def shares_insert_all(season: Season, *, teams: bool) -> tuple[list, list, list]:
+    """Recount every game's share and store them (as ``shares_replace(season, None)`` does);
+    return each game's seats and result (rows of ``GAME_RETURNED``) and the shares summed per
+    player and, with ``teams``, per team and night (the seat sums of :func:`_seat_selects`; per
+    player and night in an individual season).
 
-    Stores by upsert: a share that did not change is not written again (after a change of the
-    standing rules none did), shares of games no longer ranked are deleted, all in one
-    statement; what is read back is exactly what is stored."""
+    One statement: it stores by upsert, so a share that did not change is not written again
+    (after a change of the standing rules none did), deletes the shares of games no longer
+    ranked, and sums the shares as it counted them, which are exactly those stored."""
     table = StandingGame._meta.db_table
     columns, returned = ", ".join(_SHARE_COLUMNS), ", ".join(GAME_RETURNED)
     changed = ", ".join(f"{column} = EXCLUDED.{column}" for column in _SHARE_COLUMNS)
     stored = ", ".join(f"{table}.{column}" for column in _SHARE_COLUMNS)
     excluded = ", ".join(f"EXCLUDED.{column}" for column in _SHARE_COLUMNS)
     select, select_params = _share_query(season, None).query.sql_with_params()
+    width = len(GAME_RETURNED)
+    sums = 23  # columns of a row of seat sums
+    parts = [f"SELECT 0, {returned}, {', '.join(['NULL::bigint'] * sums)} FROM fresh"]
+    for part, (of_teams, nights) in enumerate(((False, not teams), (True, True))[: 1 + teams]):
+        parts += [
+            f"SELECT {1 + part}, {', '.join(['NULL'] * width)}, sums.* FROM ({select}) AS sums"
+            for select in _seat_selects("fresh", teams=of_teams, nights=nights)
+        ]
     with connection.cursor() as cursor:
+        # Compiling the statement's many expressions would take longer than running them.
+        cursor.execute("SET LOCAL jit = off")
         cursor.execute(
             f"WITH fresh ({columns}) AS MATERIALIZED ({select}), "
             f"gone AS (DELETE FROM {table} WHERE season_id = %s AND NOT EXISTS "
             f"(SELECT FROM fresh WHERE fresh.game_id = {table}.game_id)), "
             f"stored AS (INSERT INTO {table} ({columns}) SELECT {columns} FROM fresh "
             f"ON CONFLICT (game_id) DO UPDATE SET {changed} "
-            f"WHERE ({stored}) IS DISTINCT FROM ({excluded})) "
-            f"SELECT {returned} FROM fresh",
+            f"WHERE ({stored}) IS DISTINCT FROM ({excluded})) " + " UNION ALL ".join(parts),
             [*select_params, season.pk],
         )
-        return cursor.fetchall()
+        rows = cursor.fetchall()
+    found: tuple[list, list, list] = ([], [], [])
+    for row in rows:
+        found[row[0]].append(row[1 : 1 + width] if row[0] == 0 else row[1 + width :])
+    return found
 
 
 def _spread_sums(columns: Iterable[str]) -> list[str]:
@@ -330,19 +345,19 @@ def _spread_sums(columns: Iterable[str]) -> list[str]:
     return [
         f"CASE WHEN COUNT(*) <= {SUM_MOST_GAMES} THEN SUM({expression} & {_SPREAD})::bigint END"
         for column in columns
-        for expression in (column, f"({column} >> {_FIELD_BITS})")
+        for expression in (f"{column}::bigint", f"({column}::bigint >> {_FIELD_BITS})")
     ]
 
 
-def seat_sums(season: Season, *, teams: bool, nights: bool) -> list[tuple]:
-    """The season's stored shares summed by the database per player (per team with ``teams``),
-    and with ``nights`` per entrant and night as well: rows of the entrant, the night, games,
-    wins, losses, draws, points for and against, then packed sums, each as two spread sums
-    (fields 0 and 2, then 1 and 3): the entrant's side's sums 0, 1 and 2 as makers, the other
-    side's 0 and 3, and for a player their own as caller (their seat's two); last, 1 for an
-    entrant's row over all nights, 0 for its row of one night. An entrant has rows for each seat
-    (side) it sat in. The spread sums of a group of over ``SUM_MOST_GAMES`` games are ``None``."""
-    table = StandingGame._meta.db_table
+def _seat_selects(source: str, *, teams: bool, nights: bool) -> list[str]:
+    """SELECTs, one per seat (per side), summing the shares in ``source`` per player (per team
+    with ``teams``), and with ``nights`` per entrant and night as well. Their rows (*seat sums*):
+    the entrant, the night, games, wins, losses, draws, points for and against, then packed
+    sums, each as two spread sums (fields 0 and 2, then 1 and 3): the entrant's side's sums 0, 1
+    and 2 as makers, the other side's 0 and 3, and for a player their own as caller (their
+    seat's two; ``None`` for a team); last, 1 for an entrant's row over all nights, 0 for its
+    row of one night. An entrant has rows for each seat (side) it sat in. The spread sums of a
+    group of over ``SUM_MOST_GAMES`` games are ``None``."""
     if teams:
         slots = [("team_a_id", "a", "b", ()), ("team_b_id", "b", "a", ())]
     else:
@@ -362,19 +377,18 @@ def seat_sums(season: Season, *, teams: bool, nights: bool) -> list[tuple]:
             night, grouping = "night_id", f"GROUPING SETS (({entrant}), ({entrant}, night_id))"
         else:
             night, grouping = "NULL::bigint", entrant
+        sums = _spread_sums(packed) + ["NULL::bigint"] * (4 - 2 * len(own))
         selects.append(
             f"SELECT {entrant}, {night}, COUNT(*), "
             f"COUNT(*) FILTER (WHERE winner = '{winner}'), "
             f"COUNT(*) FILTER (WHERE winner = '{loser}'), "
             f"COUNT(*) FILTER (WHERE winner NOT IN ('A', 'B')), "
             f"SUM(score_{side})::bigint, SUM(score_{other})::bigint, "
-            + ", ".join(_spread_sums(packed))
+            + ", ".join(sums)
             + (", GROUPING(night_id)" if nights else ", 1")
-            + f" FROM {table} WHERE season_id = %s AND {entrant} IS NOT NULL GROUP BY {grouping}"
+            + f" FROM {source} WHERE {entrant} IS NOT NULL GROUP BY {grouping}"
         )
-    with connection.cursor() as cursor:
-        cursor.execute(" UNION ALL ".join(selects), [season.pk] * len(selects))
-        return cursor.fetchall()
+    return selects
 
 
 def spread_fields(even: int, odd: int) -> tuple[int, int, int, int]:

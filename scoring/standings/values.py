@@ -149,10 +149,11 @@ def _from_scratch(season: Season, rules, basis: dict[str, Any]) -> Computed:
 
 def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Computed | None:
     """The snapshot from scratch, summed by PostgreSQL: each game's share counted as
-    :func:`_from_scratch` counts it, then the shares' hand counts and results summed per seat
-    (:func:`~scoring.standings.shares.seat_sums`), so no share is unpacked in Python; pairs and
-    Buchholz are counted over the games' seat columns and the stats lines rendered as JSON text
-    (:mod:`scoring.domain.season_sums`); ratings as ever, game by game in played order.
+    :func:`_from_scratch` counts it and, in the same statement, the shares' hand counts and
+    results summed per seat (``shares_insert_all``), so no share is unpacked in Python; pairs
+    and Buchholz are counted over the games' seat columns and the stats lines rendered as JSON
+    text only when changed (:mod:`scoring.domain.season_sums`); ratings as ever, game by game in
+    played order.
     Stores exactly what :func:`_from_scratch` stores. ``None`` (nothing computed, the shares
     recounted) when an entrant has more games than the sums take.
 
@@ -163,10 +164,8 @@ def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Comput
     is_teams = season.format == Season.Format.TEAMS
     with ThreadPoolExecutor(max_workers=1) as pool:
         counting = pool.submit(_GamesPart, _ranked_rows(season), is_teams=is_teams)
-        games = stored_shares.shares_insert_all(season)
+        games, player_rows, team_rows = stored_shares.shares_insert_all(season, teams=is_teams)
         games.sort(key=_played)
-        player_rows = stored_shares.seat_sums(season, teams=False, nights=not is_teams)
-        team_rows = stored_shares.seat_sums(season, teams=True, nights=True) if is_teams else []
         part = counting.result()
     if part.games != games:  # a game changed after it was first read: count the stored ones
         part = _GamesPart(games, is_teams=is_teams)
@@ -311,7 +310,7 @@ def _team_text(team, line, opponents: PairCounts, position) -> str:
 
 
 def _side_sums(row: tuple) -> tuple[int, ...]:
-    """A row of ``seat_sums``: the counts of its side and of the other side as makers, in the
+    """A row of seat sums: the counts of its side and of the other side as makers, in the
     order of ``_SIDE_SUMS``."""
     spread = stored_shares.spread_fields
     calls, made, marches, euchres = spread(row[8], row[9])
@@ -332,7 +331,7 @@ def _side_sums(row: tuple) -> tuple[int, ...]:
 
 
 def _add_record(row: tuple, counts: tuple[int, ...], records: dict) -> None:
-    """Add a ``seat_sums`` row over all nights to its entrant's record."""
+    """Add a seat sums row over all nights to its entrant's record."""
     record = records.get(row[0])
     if record is None:
         record = records[row[0]] = [0] * 9
@@ -343,7 +342,7 @@ def _add_record(row: tuple, counts: tuple[int, ...], records: dict) -> None:
 
 
 def _add_night(row: tuple, nights: dict) -> None:
-    """Add a ``seat_sums`` row of one night to its entrant's line of that night."""
+    """Add a seat sums row of one night to its entrant's line of that night."""
     entrant, night, games, wins, _losses, _draws, points_for = row[:7]
     if night is not None:
         line = nights.setdefault(night, {}).setdefault(entrant, [0, 0, 0])
@@ -353,7 +352,7 @@ def _add_night(row: tuple, nights: dict) -> None:
 
 
 def _add_line(line: list, row: tuple, hand_counts: tuple[int, ...]) -> None:
-    """Add a ``seat_sums`` row's games and ``hand_counts`` to a stats line."""
+    """Add a seat sums row's games and ``hand_counts`` to a stats line."""
     for position, value in zip((0, 1, 2, 3, 6, 7), row[2:8], strict=True):
         line[position] += value
     for position, value in enumerate(hand_counts, start=8):
@@ -361,7 +360,7 @@ def _add_line(line: list, row: tuple, hand_counts: tuple[int, ...]) -> None:
 
 
 def _add_player_sums(line: list, row: tuple, records: dict | None) -> None:
-    """Add a ``seat_sums`` row of a player over all nights to their stats line (as
+    """Add a seat sums row of a player over all nights to their stats line (as
     ``SeasonTotals`` keeps it) and, in an individual season (``records`` given), their record."""
     counts = _side_sums(row)
     spread = stored_shares.spread_fields
@@ -388,7 +387,7 @@ def _add_player_sums(line: list, row: tuple, records: dict | None) -> None:
 
 
 def _add_team_sums(line: list, row: tuple, records: dict) -> None:
-    """Add a ``seat_sums`` row of a team over all nights to its stats line and record."""
+    """Add a seat sums row of a team over all nights to its stats line and record."""
     counts = _side_sums(row)
     _add_line(
         line,
