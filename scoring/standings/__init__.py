@@ -320,13 +320,19 @@ LINE_SOURCES = (
 )
 
 
-def line_digest(line: dict[str, Any], kind: str) -> str:
-    """A digest of a line's data of ``kind``, to tell a changed line from an unchanged one.
+def line_digest(line: dict[str, Any], kind: str | None = None) -> str:
+    """A digest of a line's data (of ``kind``, else told by its fields), to tell a changed line
+    from an unchanged one.
 
-    A stats line's is taken from its counts (``stats_line_digest``), as a recompute from scratch
-    takes it without rendering the line; any other line's over the JSON text ``json.dumps``
-    makes of it (its keys in the order the engines put them)."""
-    if kind in (StandingLine.Kind.PLAYER, StandingLine.Kind.TEAM):
+    A stats line's (player or team: the lines with opponents) is taken from its counts
+    (``stats_line_digest``), as a recompute from scratch takes it without rendering the line;
+    any other line's over the JSON text ``json.dumps`` makes of it (its keys in the order the
+    engines put them)."""
+    if kind is None:
+        is_stats = "opponents" in line
+    else:
+        is_stats = kind in (StandingLine.Kind.PLAYER, StandingLine.Kind.TEAM)
+    if is_stats:
         return stats_line_digest(line)
     return hashlib.md5(json.dumps(line).encode(), usedforsecurity=False).hexdigest()
 

@@ -21,7 +21,12 @@ from scoring.domain.ratings import compute_ratings
 from scoring.domain.standings import GameRecord, SideTally, compute_standings
 from scoring.domain.stats import HandTotals, player_stats, side_tallies, team_stats
 from scoring.models import Game, Hand, StandingGame, StandingLine, StandingSnapshot
-from scoring.standings import season_rules, season_set_standing_rules, season_standings_recompute
+from scoring.standings import (
+    line_digest,
+    season_rules,
+    season_set_standing_rules,
+    season_standings_recompute,
+)
 from tests.factories import GameFactory, NightFactory, SeasonFactory, team_game
 
 pytestmark = pytest.mark.django_db
@@ -230,6 +235,10 @@ def test_the_recompute_stores_what_the_engines_compute_from_every_hand(
     expected = reference_parts(season)
     assert expected["standings"]["rows"] and expected["player_stats"]
     assert stored_parts(season) == expected
+    stats = StandingLine.objects.filter(season=season, kind__in=["player", "team"])
+    assert stats.count() == len(expected["player_stats"]) + len(expected["team_stats"])
+    for kind, data, digest in stats.values_list("kind", "data", "digest"):
+        assert digest == line_digest(data, kind) == line_digest(data)  # the digest of its data
     assert set(StandingGame.objects.filter(season=season).values_list("game_id", flat=True)) == set(
         Game.objects.filter(season=season, status=Game.Status.FINISHED).values_list("pk", flat=True)
     )
