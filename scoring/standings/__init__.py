@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import io
 import json
+import pickle
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -325,16 +327,20 @@ def line_digest(line: dict[str, Any], kind: str | None = None) -> str:
     from an unchanged one.
 
     A stats line's (player or team: the lines with opponents) is taken from its counts
-    (``stats_line_digest``), as a recompute from scratch takes it without rendering the line;
-    any other line's over the JSON text ``json.dumps`` makes of it (its keys in the order the
-    engines put them)."""
+    (``stats_line_digest``), as a recompute from scratch takes it without rendering the line.
+    Any other line's over its pickle without memo (``fast``): built only from the values (and
+    their order, which the engines fix), never from which objects happen to be shared."""
     if kind is None:
         is_stats = "opponents" in line
     else:
         is_stats = kind in (StandingLine.Kind.PLAYER, StandingLine.Kind.TEAM)
     if is_stats:
         return stats_line_digest(line)
-    return hashlib.md5(json.dumps(line).encode(), usedforsecurity=False).hexdigest()
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.fast = True
+    pickler.dump(line)
+    return hashlib.md5(buffer.getvalue(), usedforsecurity=False).hexdigest()
 
 
 def standing_lines(*, season_id: int, values: dict[str, Any]) -> list[StandingLine]:
