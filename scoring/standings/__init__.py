@@ -31,9 +31,10 @@ from django.utils import timezone
 from league.errors import DomainError
 from league.models import Season
 from scoring import jobs
+from scoring.domain.season_sums import stats_line_digest
 from scoring.domain.standings import SeasonRules
 from scoring.models import ResultChange, StandingLine, StandingSnapshot
-from scoring.standings.values import Computed, snapshot_values
+from scoring.standings.values import Computed, LineText, snapshot_values
 
 PENDING_SECONDS = 30
 """How long a queued recompute keeps others from queueing (longer than any recompute waits)."""
@@ -206,7 +207,11 @@ def _lines_write(season_id: int, computed: Computed) -> None:
     stored line not given, when the lines are ``complete``)."""
     fresh = {
         key: StandingLine(
-            season_id=season_id, kind=key[0], entrant_id=key[1], data=data, digest=line_digest(data)
+            season_id=season_id,
+            kind=key[0],
+            entrant_id=key[1],
+            data=data,
+            digest=data.digest if isinstance(data, LineText) else line_digest(data, key[0]),
         )
         for key, data in computed.lines.items()
         if data is not None
@@ -238,17 +243,21 @@ def _lines_insert(lines: list[StandingLine]) -> None:
     """Insert ``lines``; on PostgreSQL with ``COPY``. After one game of a large season some
     eight hundred standings rows change (everyone's Buchholz moves with four players' scores):
     COPY takes a fifth of the time of an INSERT, whose every JSON string is escaped into the
-    statement."""
+    statement. A line given as ``LineText`` is written as the JSON text it renders (no dict is
+    built), or, elsewhere, parsed from it."""
     if connection.vendor != "postgresql":
+        for line in lines:
+            if isinstance(line.data, LineText):
+                line.data = json.loads(line.data.render())
         StandingLine.objects.bulk_create(lines, batch_size=500)
         return
     columns = ("season_id", "kind", "entrant_id", "data", "digest")
     statement = f"COPY {StandingLine._meta.db_table} ({', '.join(columns)}) FROM STDIN"
     with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
         for line in lines:
-            copy.write_row(
-                (line.season_id, line.kind, line.entrant_id, json.dumps(line.data), line.digest)
-            )
+            data = line.data
+            text = data.render() if isinstance(data, LineText) else json.dumps(data)
+            copy.write_row((line.season_id, line.kind, line.entrant_id, text, line.digest))
 
 
 # --------------------------------------------------------------------------------------------
@@ -262,12 +271,20 @@ LINE_SOURCES = (
 )
 
 
-def line_digest(line: dict[str, Any]) -> str:
-    """A digest of a line's data, to tell a changed line from an unchanged one.
+def line_digest(line: dict[str, Any], kind: str | None = None) -> str:
+    """A digest of a line's data (of ``kind``, else told by its fields), to tell a changed line
+    from an unchanged one.
 
-    Taken over the line's pickle without memo (``fast``): built only from the values (and their
-    order, which the engines fix), never from which objects happen to be shared, and several
-    times cheaper than JSON for the half a million partner records of a large season."""
+    A stats line's (player or team: the lines with opponents) is taken from its counts
+    (``stats_line_digest``), as a recompute from scratch takes it without rendering the line.
+    Any other line's over its pickle without memo (``fast``): built only from the values (and
+    their order, which the engines fix), never from which objects happen to be shared."""
+    if kind is None:
+        is_stats = "opponents" in line
+    else:
+        is_stats = kind in (StandingLine.Kind.PLAYER, StandingLine.Kind.TEAM)
+    if is_stats:
+        return stats_line_digest(line)
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=5)
     pickler.fast = True
@@ -287,7 +304,7 @@ def standing_lines(*, season_id: int, values: dict[str, Any]) -> list[StandingLi
             kind=kind,
             entrant_id=line[key],
             data=line,
-            digest=line_digest(line),
+            digest=line_digest(line, kind),
         )
         for kind, lines, key in parts
         for line in lines

@@ -20,16 +20,28 @@ from __future__ import annotations
 
 from array import array
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
+from django.db.models.expressions import RawSQL
 
 import scoring.standings.shares as stored_shares
 from league.models import Player, Season, Team
 from scoring.domain.ratings import RatingSettings, RatingState, rate_sides, rating_rows
-from scoring.domain.season_totals import GameShare, SeasonTotals, buchholz_changes
+from scoring.domain.season_sums import (
+    PairCounts,
+    buchholz_sums,
+    meet,
+    player_line_text,
+    stats_digest,
+    team_line_text,
+)
+from scoring.domain.season_totals import _LINE, GameShare, SeasonTotals, buchholz_changes
 from scoring.domain.standings import GameRecord, SideTally, compute_standings
 from scoring.models import StandingLine, StandingSnapshot
 
@@ -45,10 +57,21 @@ def basis_of(season: Season) -> dict[str, Any]:
     }
 
 
+class LineText:
+    """A stats line known by its digest (``stats_digest``), rendered as the JSON text
+    ``json.dumps`` makes of it only when it is written."""
+
+    __slots__ = ("digest", "render")
+
+    def __init__(self, digest: str, render: Callable[[], str]) -> None:
+        self.digest, self.render = digest, render
+
+
 @dataclass
 class Computed:
     """A recompute's result: the snapshot's values and the per-entrant lines to write (``None``
-    data: the line is gone), the only store of each player's and team's stats.
+    data: the line is gone; a :class:`LineText`: the line's data as JSON text), the only store
+    of each player's and team's stats.
     ``complete`` says the lines of every entrant are given (a recompute from scratch)."""
 
     values: dict[str, Any]
@@ -84,6 +107,10 @@ def snapshot_values(
 
 
 def _from_scratch(season: Season, rules, basis: dict[str, Any]) -> Computed:
+    if connection.vendor == "postgresql" and rules.count_best_nights is None:
+        computed = _from_scratch_summed(season, rules, basis)
+        if computed is not None:
+            return computed
     is_teams = season.format == Season.Format.TEAMS
     _old, rows = stored_shares.shares_replace(season, None)
     shares = {row[0]: stored_shares.share_of(row, is_teams=is_teams) for row in rows}
@@ -120,6 +147,267 @@ def _from_scratch(season: Season, rules, basis: dict[str, Any]) -> Computed:
     for rating in computed.values["ratings"]:
         lines[KIND.RATING, rating["player_id"]] = rating
     return computed
+
+
+def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Computed | None:
+    """The snapshot from scratch, summed by PostgreSQL: each game's share counted as
+    :func:`_from_scratch` counts it and, in the same statement, the shares' hand counts and
+    results summed per seat (``shares_insert_all``), so no share is unpacked in Python; pairs
+    and Buchholz are counted over the games' seat columns and the stats lines rendered as JSON
+    text only when changed (:mod:`scoring.domain.season_sums`); ratings as ever, game by game in
+    played order.
+    Stores exactly what :func:`_from_scratch` stores. ``None`` (nothing computed, the shares
+    recounted) when an entrant has more games than the sums take.
+
+    Ratings and pairs need only the games' seats and results: they are worked out in a thread
+    from the games as read first, while the database counts and sums the shares (the thread
+    holds the interpreter only while this one waits on the database). The shares read back the
+    games they counted; should a game have changed in between, those are counted again."""
+    is_teams = season.format == Season.Format.TEAMS
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        counting = pool.submit(_GamesPart, _ranked_rows(season), is_teams=is_teams)
+        games, player_rows, team_rows = stored_shares.shares_insert_all(season, teams=is_teams)
+        games.sort(key=_played)
+        part = counting.result()
+    if part.games != games:  # a game changed after it was first read: count the stored ones
+        part = _GamesPart(games, is_teams=is_teams)
+    if any(row[8] is None for rows in (player_rows, team_rows) for row in rows):
+        return None  # an entrant with too many games for the sums: fold them instead
+    players, teams = part.players, part.teams
+    lines = {player: [0] * _LINE for player in players}
+    records: dict[int, list[int]] = {}
+    nights: dict[int, dict[int, list[int]]] = {}
+    for row in player_rows:
+        if row[-1]:
+            _add_player_sums(lines[row[0]], row, None if is_teams else records)
+        else:
+            _add_night(row, nights)
+    team_lines = {team: [0] * _LINE for team in teams}
+    for row in team_rows:
+        if row[-1]:
+            _add_team_sums(team_lines[row[0]], row, records)
+        else:
+            _add_night(row, nights)
+    ratings, player_pairs, player_opponents = part.ratings, part.partners, part.opponents
+    index, sides, opponents = part.index, part.sides, part.opponents
+    if is_teams:
+        index, sides, opponents = part.team_index, part.team_sides, part.team_opponents
+    entrants_by_index = teams if is_teams else players
+    scores = [2 * records[entrant][1] + records[entrant][3] for entrant in entrants_by_index]
+    doubled = buchholz_sums(len(entrants_by_index), sides, scores)
+    size = 2 if is_teams else 4  # twice the side size
+    buchholz = {entrant: doubled[index[entrant]] / size for entrant in entrants_by_index}
+
+    totals = SeasonTotals(is_teams=is_teams)
+    totals.records, totals.nights = records, nights
+    names = _names(season, totals.records, is_teams=is_teams)
+    entrants = _entrants(season, names, totals)
+    standings = totals.standings(
+        rules,
+        entrants=entrants,
+        names=names,
+        buchholz=buchholz,
+        results_against=lambda entrant: (
+            opponents.records_of(index[entrant]) if entrant in index else {}
+        ),
+    )
+    computed = Computed(
+        values={
+            "standings": standings.to_dict(),
+            "ratings": ratings,
+            "nights": totals.nights_part(),
+            "basis": basis,
+        },
+        complete=True,
+    )
+    out = computed.lines
+    for row in computed.values["standings"]["rows"]:
+        out[KIND.STANDING, row["entrant"]] = row
+    for position, player in enumerate(players):
+        out[KIND.PLAYER, player] = LineText(
+            stats_digest(
+                lines[player],
+                player_pairs.columns_of(position),
+                player_opponents.columns_of(position),
+            ),
+            partial(_player_text, player, lines[player], player_pairs, player_opponents, position),
+        )
+    for position, team in enumerate(teams):
+        out[KIND.TEAM, team] = LineText(
+            stats_digest(team_lines[team], opponents.columns_of(position)),
+            partial(_team_text, team, team_lines[team], opponents, position),
+        )
+    for rating in computed.values["ratings"]:
+        out[KIND.RATING, rating["player_id"]] = rating
+    return computed
+
+
+def _played(row: tuple) -> tuple:
+    """Played order, as ``played_order()`` has PostgreSQL give it: by finishing time (none
+    last), then by id (rows of ``GAME_RETURNED``)."""
+    return (row[1] is None, row[1], row[0])
+
+
+def _ranked_rows(season: Season) -> list[tuple]:
+    """The season's ranked games as rows of ``GAME_RETURNED``, in played order."""
+    rows = list(
+        stored_shares.ranked_games(season)
+        .order_by()
+        .annotate(finished=RawSQL(stored_shares.GAME_RETURNED[1], ()))
+        .values_list("pk", "finished", *stored_shares.GAME_RETURNED[2:])
+    )
+    rows.sort(key=_played)
+    return rows
+
+
+class _GamesPart:
+    """What a recompute from scratch counts from the games alone (``games``: rows of
+    ``GAME_RETURNED`` in played order): the ratings, and each player's (and team's) pair counts
+    over the seat columns, ready to render."""
+
+    def __init__(self, games: list[tuple], *, is_teams: bool) -> None:
+        self.games = games
+        state = RatingState()
+        rate_sides(
+            state,
+            (((row[2], row[4]), (row[3], row[5]), row[10] or None, False) for row in games),
+            RatingSettings(),
+        )
+        self.ratings = [rating.to_dict() for rating in rating_rows(state, RatingSettings())]
+        winners = [row[10] for row in games]
+        self.results = (
+            [0 if winner == "A" else 1 if winner == "B" else 2 for winner in winners],
+            [0 if winner == "B" else 1 if winner == "A" else 2 for winner in winners],
+        )
+        seats = [[row[2 + seat] for row in games] for seat in range(4)]
+        self.players = sorted(set().union(*seats))
+        self.index, columns = self._columns(self.players, seats)
+        self.sides = ((columns[0], columns[2]), (columns[1], columns[3]))
+        self.partners, self.opponents = PairCounts(self.players), PairCounts(self.players)
+        meet(self.opponents, self.sides, self.results, partners=self.partners)
+        self.partners.columns()
+        self.opponents.columns()
+        self.teams: list[int] = []
+        if is_teams:
+            sides = [[row[6 + side] for row in games] for side in (0, 1)]
+            self.teams = sorted(set().union(*sides))
+            self.team_index, columns = self._columns(self.teams, sides)
+            self.team_sides = ((columns[0],), (columns[1],))
+            self.team_opponents = PairCounts(self.teams)
+            meet(self.team_opponents, self.team_sides, self.results)
+            self.team_opponents.columns()
+
+    @staticmethod
+    def _columns(ids: list[int], columns: list[list[int]]):
+        index = {entrant: position for position, entrant in enumerate(ids)}
+        return index, [list(map(index.__getitem__, column)) for column in columns]
+
+
+def _player_text(player, line, partners: PairCounts, opponents: PairCounts, position) -> str:
+    return player_line_text(player, line, partners.text_of(position), opponents.text_of(position))
+
+
+def _team_text(team, line, opponents: PairCounts, position) -> str:
+    return team_line_text(team, line, opponents.text_of(position))
+
+
+def _side_sums(row: tuple) -> tuple[int, ...]:
+    """A row of seat sums: the counts of its side and of the other side as makers, in the
+    order of ``_SIDE_SUMS``."""
+    spread = stored_shares.spread_fields
+    calls, made, marches, euchres = spread(row[8], row[9])
+    _outcomes, tried, lone_made, lone_marched = spread(row[10], row[11])
+    solo_marches, solo_euchres, own_reneges, solo_own_reneges = spread(row[12], row[13])
+    other_calls, _made, _marches, other_euchres = spread(row[14], row[15])
+    return (
+        calls, made, marches, euchres, tried, lone_made, lone_marched, solo_marches,
+        solo_euchres, own_reneges, solo_own_reneges, other_calls, other_euchres,
+        row[16] & 0xFFFFFFFF,  # the other side's reneges when defending
+    )  # fmt: skip
+
+
+(
+    _CALLS, _MADE, _MARCHES, _EUCHRES, _TRIED, _LONE_MADE, _LONE_MARCHED, _SOLO_MARCHES,
+    _SOLO_EUCHRES, _OWN_RENEGES, _SOLO_OWN_RENEGES, _OTHER_CALLS, _OTHER_EUCHRES, _THEIR_RENEGES,
+) = range(14)  # fmt: skip
+
+
+def _add_record(row: tuple, counts: tuple[int, ...], records: dict) -> None:
+    """Add a seat sums row over all nights to its entrant's record."""
+    record = records.get(row[0])
+    if record is None:
+        record = records[row[0]] = [0] * 9
+    for position, value in enumerate(
+        (*row[2:8], counts[_MARCHES], counts[_LONE_MADE], counts[_OTHER_EUCHRES])
+    ):
+        record[position] += value
+
+
+def _add_night(row: tuple, nights: dict) -> None:
+    """Add a seat sums row of one night to its entrant's line of that night."""
+    entrant, night, games, wins, _losses, _draws, points_for = row[:7]
+    if night is not None:
+        line = nights.setdefault(night, {}).setdefault(entrant, [0, 0, 0])
+        line[0] += games
+        line[1] += wins
+        line[2] += points_for
+
+
+def _add_line(line: list, row: tuple, hand_counts: tuple[int, ...]) -> None:
+    """Add a seat sums row's games and ``hand_counts`` to a stats line."""
+    for position, value in zip((0, 1, 2, 3, 6, 7), row[2:8], strict=True):
+        line[position] += value
+    for position, value in enumerate(hand_counts, start=8):
+        line[position] += value
+
+
+def _add_player_sums(line: list, row: tuple, records: dict | None) -> None:
+    """Add a seat sums row of a player over all nights to their stats line (as
+    ``SeasonTotals`` keeps it) and, in an individual season (``records`` given), their record."""
+    counts = _side_sums(row)
+    spread = stored_shares.spread_fields
+    calls, made, marches, tried = spread(row[18], row[19])  # their own, as caller
+    lone_made, lone_marched, suffered, reneges = spread(row[20], row[21])
+    _add_line(
+        line,
+        row,
+        (
+            counts[_CALLS] + counts[_OTHER_CALLS],  # hands
+            calls,
+            made,
+            counts[_MARCHES] - counts[_SOLO_MARCHES] + marches,
+            tried,
+            lone_made,
+            lone_marched,
+            counts[_EUCHRES] - counts[_SOLO_EUCHRES] + suffered,
+            counts[_OTHER_EUCHRES],
+            counts[_OWN_RENEGES] - counts[_SOLO_OWN_RENEGES] + counts[_THEIR_RENEGES] + reneges,
+        ),
+    )
+    if records is not None:
+        _add_record(row, counts, records)
+
+
+def _add_team_sums(line: list, row: tuple, records: dict) -> None:
+    """Add a seat sums row of a team over all nights to its stats line and record."""
+    counts = _side_sums(row)
+    _add_line(
+        line,
+        row,
+        (
+            counts[_CALLS] + counts[_OTHER_CALLS],  # hands
+            counts[_CALLS],
+            counts[_MADE],
+            counts[_MARCHES],
+            counts[_TRIED],
+            counts[_LONE_MADE],
+            counts[_LONE_MARCHED],
+            counts[_EUCHRES],
+            counts[_OTHER_EUCHRES],
+            counts[_OWN_RENEGES] + counts[_THEIR_RENEGES],
+        ),
+    )
+    _add_record(row, counts, records)
 
 
 def _orders(order: list[int]) -> Iterable[tuple[int, int]]:
