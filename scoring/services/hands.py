@@ -14,6 +14,8 @@ from django.utils import timezone
 from league.audit import actor_of, audit_record, hand_picture
 from league.errors import ConflictError, DomainError
 from scoring.domain.engine import (
+    GameState,
+    HandScore,
     Outcome,
     game_state,
     game_state_after,
@@ -116,14 +118,19 @@ def _plan_on_read(game: Game, data: HandInput, expected_number: int | None):
         or expected_number not in (None, number)
     ):
         return None
-    rules = game_rules(game)
-    dealer_seat = game_next_dealer_seat(game=game)
     try:
-        score = score_hand(rules, _engine_facts(game, data, dealer_seat))
-        state = game_state_after(rules, running_state(game), score)
+        return (number, *_scored_next(game, data))
     except DomainError:
         return None
-    return number, dealer_seat, score, state
+
+
+def _scored_next(game: Game, data: HandInput) -> tuple[int, HandScore, GameState]:
+    """The next hand's dealer seat, its score under the game's rules and the game's state after
+    it; :class:`DomainError` if the rules refuse the hand."""
+    rules = game_rules(game)
+    dealer_seat = game_next_dealer_seat(game=game)
+    score = score_hand(rules, _engine_facts(game, data, dealer_seat))
+    return dealer_seat, score, game_state_after(rules, running_state(game), score)
 
 
 def _write(game, data, client_key, source, user, planned) -> HandResult:
@@ -184,11 +191,8 @@ def _hand_record(game, data, client_key, expected_number, source, user) -> HandR
             f"the game is over ({game.score_a}–{game.score_b}); no more hands can be entered",
             code="game_over",
         )
-    rules = game_rules(game)
-    dealer_seat = game_next_dealer_seat(game=game)
     try:
-        score = score_hand(rules, _engine_facts(game, data, dealer_seat))
-        state = game_state_after(rules, running_state(game), score)
+        dealer_seat, score, state = _scored_next(game, data)
     except DomainError:
         # A retry without a number is scored as the next hand (another dealer): answer it as
         # the hand it repeats, if it does.
