@@ -27,6 +27,7 @@ from scoring.standings import (
     season_set_standing_rules,
     season_standings_recompute,
 )
+from tests.conftest import require
 from tests.factories import GameFactory, NightFactory, SeasonFactory, team_game
 
 pytestmark = pytest.mark.django_db
@@ -250,6 +251,7 @@ def test_the_recompute_stores_what_the_engines_compute_from_every_hand(
     )
 
 
+@pytest.mark.services  # the pass on PostgreSQL
 @pytest.mark.parametrize("teams", [True, False])
 def test_a_game_that_changes_while_the_database_sums_is_counted_as_stored(
     league, teams, monkeypatch
@@ -259,8 +261,7 @@ def test_a_game_that_changes_while_the_database_sums_is_counted_as_stored(
     first read) is counted as the shares have it."""
     from scoring.standings import values
 
-    if connection.vendor != "postgresql":
-        pytest.skip("the database sums the shares on PostgreSQL only")
+    require(connection.vendor == "postgresql", "the database sums the shares on PostgreSQL only")
     season = seeded_season(league, teams=teams, seed=5)
     first_read = values._ranked_rows
     monkeypatch.setattr(values, "_ranked_rows", lambda season: first_read(season)[:-1])
