@@ -128,24 +128,32 @@ def _from_scratch(season: Season, rules, basis: dict[str, Any]) -> Computed:
         standings = compute_standings(records, rules, entrants=entrants, names=names)
     state = RatingState()
     rate_sides(state, (_rated(shares[game_id]) for game_id in order), RatingSettings())
-    computed = Computed(
-        values={
-            "standings": standings.to_dict(),
-            "ratings": [rating.to_dict() for rating in rating_rows(state, RatingSettings())],
-            "nights": totals.nights_part(),
-            "basis": basis,
-        },
-        complete=True,
-    )
+    ratings = [rating.to_dict() for rating in rating_rows(state, RatingSettings())]
+    computed = _complete(standings, ratings, totals.nights_part(), basis)
     lines = computed.lines
-    for row in computed.values["standings"]["rows"]:
-        lines[KIND.STANDING, row["entrant"]] = row
     for player in sorted(totals.players):
         lines[KIND.PLAYER, player] = totals.player_line(player)
     for team in sorted(totals.teams):
         lines[KIND.TEAM, team] = totals.team_line(team)
-    for rating in computed.values["ratings"]:
-        lines[KIND.RATING, rating["player_id"]] = rating
+    return computed
+
+
+def _complete(standings, ratings: list[dict], nights: dict, basis: dict[str, Any]) -> Computed:
+    """A recompute from scratch's result with its standing and rating lines (its stats lines
+    are the caller's to add)."""
+    computed = Computed(
+        values={
+            "standings": standings.to_dict(),
+            "ratings": ratings,
+            "nights": nights,
+            "basis": basis,
+        },
+        complete=True,
+    )
+    for row in computed.values["standings"]["rows"]:
+        computed.lines[KIND.STANDING, row["entrant"]] = row
+    for rating in ratings:
+        computed.lines[KIND.RATING, rating["player_id"]] = rating
     return computed
 
 
@@ -211,18 +219,8 @@ def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Comput
             opponents.records_of(index[entrant]) if entrant in index else {}
         ),
     )
-    computed = Computed(
-        values={
-            "standings": standings.to_dict(),
-            "ratings": ratings,
-            "nights": totals.nights_part(),
-            "basis": basis,
-        },
-        complete=True,
-    )
+    computed = _complete(standings, ratings, totals.nights_part(), basis)
     out = computed.lines
-    for row in computed.values["standings"]["rows"]:
-        out[KIND.STANDING, row["entrant"]] = row
     for position, player in enumerate(players):
         out[KIND.PLAYER, player] = LineText(
             stats_digest(
@@ -237,8 +235,6 @@ def _from_scratch_summed(season: Season, rules, basis: dict[str, Any]) -> Comput
             stats_digest(team_lines[team], opponents.columns_of(position)),
             partial(_team_text, team, team_lines[team], opponents, position),
         )
-    for rating in computed.values["ratings"]:
-        out[KIND.RATING, rating["player_id"]] = rating
     return computed
 
 
