@@ -149,6 +149,27 @@ def one_hand(chance: random.Random, seats: tuple[int, ...]) -> dict:
     }
 
 
+def finished_game(season, night, seats, rows, score_a: int, score_b: int, finished_at):
+    """A finished game (not saved) of ``rows``, its hands, scored ``score_a``–``score_b``."""
+    from scoring.models import Game, new_captain_token
+
+    return Game(
+        season=season,
+        night=night,
+        seat_0_id=seats[0],
+        seat_1_id=seats[1],
+        seat_2_id=seats[2],
+        seat_3_id=seats[3],
+        status=Game.Status.FINISHED,
+        score_a=score_a,
+        score_b=score_b,
+        hands_played=len(rows),
+        winner="A" if score_a > score_b else "B",
+        finished_at=finished_at,
+        captain_token=new_captain_token(),
+    )
+
+
 def build_season() -> int:
     from django.contrib.auth import get_user_model
     from django.db import transaction
@@ -156,7 +177,7 @@ def build_season() -> int:
 
     from league import services as league_services
     from league.models import Night, Player, Season
-    from scoring.models import Game, Hand, new_captain_token
+    from scoring.models import Game, Hand
 
     chance = random.Random(2026)
     started = time.perf_counter()
@@ -193,20 +214,8 @@ def build_season() -> int:
                 score_a += extra["points_a"]
                 score_b += extra["points_b"]
             games.append(
-                Game(
-                    season=season,
-                    night=nights[game_count % NIGHTS],
-                    seat_0_id=seats[0],
-                    seat_1_id=seats[1],
-                    seat_2_id=seats[2],
-                    seat_3_id=seats[3],
-                    status=Game.Status.FINISHED,
-                    score_a=score_a,
-                    score_b=score_b,
-                    hands_played=len(rows),
-                    winner="A" if score_a > score_b else "B",
-                    finished_at=now,
-                    captain_token=new_captain_token(),
+                finished_game(
+                    season, nights[game_count % NIGHTS], seats, rows, score_a, score_b, now
                 )
             )
             hand_rows.append(rows)
@@ -287,7 +296,7 @@ def add_finished_game(season_id: int, chance: random.Random) -> int:
     from django.utils import timezone
 
     from league.models import Night, Player, Season
-    from scoring.models import Game, Hand, ResultChange, new_captain_token
+    from scoring.models import Hand, ResultChange
 
     season = Season.objects.get(pk=season_id)
     players = list(Player.objects.filter(league_id=season.league_id).values_list("pk", flat=True))
@@ -300,21 +309,8 @@ def add_finished_game(season_id: int, chance: random.Random) -> int:
         rows[-1] = {**rows[-1], "points_a": rows[-1]["points_a"] + 1}
         score_a += 1
     with transaction.atomic():
-        game = Game.objects.create(
-            season=season,
-            night=night,
-            seat_0_id=seats[0],
-            seat_1_id=seats[1],
-            seat_2_id=seats[2],
-            seat_3_id=seats[3],
-            status=Game.Status.FINISHED,
-            score_a=score_a,
-            score_b=score_b,
-            hands_played=len(rows),
-            winner="A" if score_a > score_b else "B",
-            finished_at=timezone.now(),
-            captain_token=new_captain_token(),
-        )
+        game = finished_game(season, night, seats, rows, score_a, score_b, timezone.now())
+        game.save(force_insert=True)
         Hand.objects.bulk_create(
             [
                 Hand(

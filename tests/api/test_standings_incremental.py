@@ -184,6 +184,20 @@ def play_out(chance: random.Random, game: Game, *, limit: int = 60) -> None:
             continue
 
 
+def teams_of(season: Season, count: int) -> list[Team]:
+    """``count`` new teams of the season, each of two new players."""
+    league = season.league
+    return [
+        Team.objects.create(
+            season=season,
+            name=f"Team {n}",
+            player_one=Player.objects.create(league=league, name=f"T{n} one"),
+            player_two=Player.objects.create(league=league, name=f"T{n} two"),
+        )
+        for n in range(count)
+    ]
+
+
 def seeded_season(league, *, teams: bool, seed: int) -> Season:
     chance = random.Random(seed)
     season = SeasonFactory(
@@ -193,15 +207,7 @@ def seeded_season(league, *, teams: bool, seed: int) -> Season:
     )
     nights = [NightFactory(season=season) for _ in range(2)]
     if teams:
-        roster = [
-            Team.objects.create(
-                season=season,
-                name=f"Team {n}",
-                player_one=Player.objects.create(league=league, name=f"T{n} one"),
-                player_two=Player.objects.create(league=league, name=f"T{n} two"),
-            )
-            for n in range(5)
-        ]
+        roster = teams_of(season, 5)
     players = [Player.objects.create(league=league, name=f"P{n}") for n in range(8)]
     for number in range(9):
         night = chance.choice([*nights, None])
@@ -341,15 +347,7 @@ def _check_incremental(league, teams, steps):
     night = NightFactory(season=season)
     roster = []
     if teams:
-        roster = [
-            Team.objects.create(
-                season=season,
-                name=f"Team {n}",
-                player_one=Player.objects.create(league=league, name=f"T{n} one"),
-                player_two=Player.objects.create(league=league, name=f"T{n} two"),
-            )
-            for n in range(4)
-        ]
+        roster = teams_of(season, 4)
     players = [Player.objects.create(league=league, name=f"P{n}") for n in range(6)]
     games = [
         _new_game(season, chance, roster, players, chance.choice([night, None])) for _ in range(4)
