@@ -13,10 +13,8 @@ from league.models import League, LeagueRole, Season
 
 
 def is_league_organiser(*, user, league_id: int) -> bool:
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_superuser:
-        return True
+    if not _role_decides(user):
+        return _without_role(user)
     return LeagueRole.objects.filter(league_id=league_id, user=user).exists()
 
 

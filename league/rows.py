@@ -126,6 +126,18 @@ def _prepares() -> bool:
     return connection.settings_dict.get("OPTIONS", {}).get("prepare_threshold") is not None
 
 
+def placeholders(count: int) -> str:
+    """``count`` parameter placeholders, comma separated."""
+    return ", ".join(["%s"] * count)
+
+
+def fetch(sql: str, params: Sequence = ()) -> list[tuple]:
+    """The rows of ``sql`` (prepared on PostgreSQL, see :func:`cursor`)."""
+    with cursor() as current:
+        current.execute(sql, params)
+        return current.fetchall()
+
+
 def fetch_one(sql: str, params: Sequence = ()) -> tuple | None:
     with cursor() as current:
         current.execute(sql, params)

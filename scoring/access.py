@@ -119,19 +119,20 @@ def game_for_organiser(*, user, pk: int, to_score: bool = False) -> Game:
     is one (one query). ``to_score``: read only what a write needs (see ``_door_sql``)."""
     if to_score:
         role = organiser_role_sql(user=user, league_column=f"s.{col(Season, 'league')}")
-        if isinstance(role, bool):
-            game, _ = _game_to_score("id", pk)
+        if isinstance(role, bool):  # decided without a role row
+            (game, _), is_organiser = _game_to_score("id", pk), role
         else:
             game, is_organiser = _game_to_score("id", pk, role=role, user_id=user.pk)
     else:
         role = organiser_role_exists(user=user, league_id=OuterRef("season__league_id"))
         games = _games().filter(pk=pk)
-        if not isinstance(role, bool):
-            games = games.annotate(user_is_organiser=role)
-        game = _one(games)
-        is_organiser = game is not None and not isinstance(role, bool) and game.user_is_organiser
+        if isinstance(role, bool):  # decided without a role row
+            game, is_organiser = _one(games), role
+        else:
+            game = _one(games.annotate(user_is_organiser=role))
+            is_organiser = game is not None and game.user_is_organiser
     if game is None:
         raise NotFoundError("no such game")
-    if not (role if isinstance(role, bool) else is_organiser):
+    if not is_organiser:
         raise AccessDeniedError("only an organiser of this league may change its games")
     return game

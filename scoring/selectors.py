@@ -41,10 +41,12 @@ def game_next_dealer_seat(*, game: Game, hands: list[Hand] | None = None) -> int
         if game.next_dealer_seat is None:
             return game.first_dealer_seat
         return game.next_dealer_seat
-    last = hands[-1] if hands else None
-    if last is None:
-        return game.first_dealer_seat
-    return next_dealer(last.dealer_seat, HandScore(Outcome(last.outcome), 0, 0, ""))
+    return dealer_after(hands[-1]) if hands else game.first_dealer_seat
+
+
+def dealer_after(hand: Hand) -> int:
+    """The seat that deals after ``hand`` (a misdeal is dealt again by the same seat)."""
+    return next_dealer(hand.dealer_seat, HandScore(Outcome(hand.outcome), 0, 0, ""))
 
 
 # --------------------------------------------------------------------------------------------

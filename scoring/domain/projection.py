@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from league.domain.words import ordinal
 from league.errors import DomainError
 from scoring.domain.race import MEASURES, Measure
 
@@ -236,7 +237,7 @@ def project_ranks(
     erf = math.erf
     sqrt = math.sqrt
 
-    def chance(a: int, b: int, c: int, d: int) -> float:
+    def chance(a: int, b: int, c: int, d: int) -> float:  # table_win_chance, for the hot loop
         difference = mus[a] + mus[c] - mus[b] - mus[d]
         spread = sqrt(spread_base + variances[a] + variances[b] + variances[c] + variances[d])
         return 0.5 * (1 + erf(difference / (spread * root_two)))
@@ -317,13 +318,6 @@ def project_ranks(
             )
         )
     return Projection(runs=runs, seed=seed, lines=tuple(lines))
-
-
-def ordinal(rank: int) -> str:
-    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st."""
-    teens = 10 <= rank % 100 <= 20
-    suffix = "th" if teens else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
-    return f"{rank}{suffix}"
 
 
 def rank_range_text(low: int, high: int) -> str:

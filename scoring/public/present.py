@@ -178,7 +178,8 @@ def projection_is_shown(race: Mapping[str, Any]) -> bool:
 def projection_columns(race: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     """Per player: the "Projected" cell ("3rd–7th"), the median, and the proven range when
     every game left is known."""
-    from scoring.domain.projection import ordinal, rank_range_text
+    from league.domain.words import ordinal
+    from scoring.domain.projection import rank_range_text
 
     columns = {}
     for line in race["projections"]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 from collections.abc import Iterable
 
 from django.db import connection, transaction
@@ -20,9 +19,10 @@ from django.utils import timezone
 from league.domain.rules import GameLength
 from league.domain.rules import Rulebook as RulebookRules
 from league.models import Rulebook
-from league.rows import fetch_one
-from scoring.domain.engine import GameState, HandScore, Outcome, Side, next_dealer
+from league.rows import col, fetch_one, placeholders, q, statement, table
+from scoring.domain.engine import GameState, HandScore, Outcome, Side
 from scoring.models import Game, Hand, ResultChange
+from scoring.selectors import dealer_after
 from scoring.services.hand_facts import HandInput
 from scoring.signals import game_finished
 from scoring.standings import standings_recompute_soon
@@ -147,11 +147,10 @@ def _apply_running(game: Game, last_hand_number: int, next_dealer_seat: int | No
 
 def _replayed_running(game: Game, hands: list[Hand]) -> None:
     """The running numbers from a game's counting hands in order (undo and correct replay)."""
-    last = hands[-1] if hands else None
-    if last is None:
-        _apply_running(game, 0, None)
+    if hands:
+        _apply_running(game, hands[-1].number, dealer_after(hands[-1]))
     else:
-        _apply_running(game, last.number, next_dealer(last.dealer_seat, _stored_score(last)))
+        _apply_running(game, 0, None)
 
 
 RUNNING_FIELDS = (
@@ -229,10 +228,6 @@ def _apply_state(
     return effects
 
 
-def _q(name: str) -> str:
-    return connection.ops.quote_name(name)
-
-
 def _inserted_fields(model) -> list:
     return [field for field in model._meta.concrete_fields if not field.primary_key]
 
@@ -246,27 +241,26 @@ def _insert_values(instance) -> list:
     ]
 
 
-@functools.cache
-def _hand_write_sql(vendor: str, nulls: tuple[bool, ...]) -> tuple[str, ...]:
+@statement
+def _hand_write_sql(nulls: tuple[bool, ...]) -> tuple[str, ...]:
     """The statements of :func:`_store_hand`, written once per database and per shape of the
     expected running state (a ``None`` is matched with ``IS NULL``): on PostgreSQL one statement
     (the game's UPDATE, the hand's and the change's INSERTs in data-modifying ``WITH`` clauses:
     one round trip, atomic by itself); elsewhere the three in turn."""
-    game_meta, hand_meta, change_meta = Game._meta, Hand._meta, ResultChange._meta
-    sets = ", ".join(f"{_q(game_meta.get_field(name).column)} = %s" for name in STATE_FIELDS)
+    sets = ", ".join(f"{col(Game, name)} = %s" for name in STATE_FIELDS)
     where = " AND ".join(
-        [f"{_q(game_meta.pk.column)} = %s"]
+        [f"{q(Game._meta.pk.column)} = %s"]
         + [
-            f"{_q(game_meta.get_field(name).column)} " + ("IS NULL" if null else "= %s")
+            f"{col(Game, name)} " + ("IS NULL" if null else "= %s")
             for name, null in zip(RUNNING_FIELDS, nulls, strict=True)
         ]
     )
-    update = f"UPDATE {_q(game_meta.db_table)} SET {sets} WHERE {where}"
-    hand_columns = ", ".join(_q(field.column) for field in _inserted_fields(Hand))
-    change_columns = ", ".join(_q(field.column) for field in _inserted_fields(ResultChange))
-    hand_table, change_table = _q(hand_meta.db_table), _q(change_meta.db_table)
-    hand_pk = _q(hand_meta.pk.column)
-    if vendor == "postgresql":
+    update = f"UPDATE {table(Game)} SET {sets} WHERE {where}"
+    hand_columns = ", ".join(q(field.column) for field in _inserted_fields(Hand))
+    change_columns = ", ".join(q(field.column) for field in _inserted_fields(ResultChange))
+    hand_table, change_table = table(Hand), table(ResultChange)
+    hand_pk = q(Hand._meta.pk.column)
+    if connection.vendor == "postgresql":
 
         def typed(model) -> str:
             return ", ".join(
@@ -282,13 +276,12 @@ def _hand_write_sql(vendor: str, nulls: tuple[bool, ...]) -> tuple[str, ...]:
             f"SELECT {hand_pk} FROM h",
         )
 
-    def placeholders(model) -> str:
-        return ", ".join("%s" for _ in _inserted_fields(model))
-
+    hand_values = placeholders(len(_inserted_fields(Hand)))
+    change_values = placeholders(len(_inserted_fields(ResultChange)))
     return (
         update,
-        f"INSERT INTO {hand_table} ({hand_columns}) VALUES ({placeholders(Hand)})",
-        f"INSERT INTO {change_table} ({change_columns}) VALUES ({placeholders(ResultChange)})",
+        f"INSERT INTO {hand_table} ({hand_columns}) VALUES ({hand_values})",
+        f"INSERT INTO {change_table} ({change_columns}) VALUES ({change_values})",
     )
 
 
@@ -323,7 +316,7 @@ def _store_hand(game: Game, hand: Hand, expected: dict) -> None:
     ]
     change = ResultChange(season_id=game.season_id, game_id=game.pk)
     hand_values, change_values = _insert_values(hand), _insert_values(change)
-    statements = _hand_write_sql(connection.vendor, nulls)
+    statements = _hand_write_sql(nulls)
     if len(statements) == 1:
         row = fetch_one(statements[0], [*values, *hand_values, *change_values])
         if row is None:

@@ -108,18 +108,23 @@ def hand_record(
         ) from None
 
 
+def _takes_next(game: Game, expected_number: int | None) -> bool:
+    """Whether the game plainly takes its next hand as hand ``expected_number`` (any, if
+    ``None``): a game scored hand by hand, not over, whose next number it is."""
+    return (
+        not game.is_final_score_only
+        and game.status != Game.Status.FINISHED
+        and expected_number in (None, game.last_hand_number + 1)
+    )
+
+
 def _plan_on_read(game: Game, data: HandInput, expected_number: int | None):
     """``(number, dealer seat, score, state)`` of the next hand on the game as read, or ``None``
     when that read does not plainly allow it (decided again under lock)."""
-    number = game.last_hand_number + 1
-    if (
-        game.is_final_score_only
-        or game.status == Game.Status.FINISHED
-        or expected_number not in (None, number)
-    ):
+    if not _takes_next(game, expected_number):
         return None
     try:
-        return (number, *_scored_next(game, data))
+        return (game.last_hand_number + 1, *_scored_next(game, data))
     except DomainError:
         return None
 
@@ -167,11 +172,7 @@ def _hand_record(game, data, client_key, expected_number, source, user) -> HandR
         return None if existing is None else _replay(existing, game, data)
 
     number = game.last_hand_number + 1
-    if (
-        game.is_final_score_only
-        or game.status == Game.Status.FINISHED
-        or (expected_number is not None and expected_number != number)
-    ):
+    if not _takes_next(game, expected_number):
         answer = replayed()
         if answer is not None:
             return answer

@@ -41,16 +41,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from league.domain.words import ordinal
 from league.errors import DomainError
-
-ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
-
-
-def ordinal(number: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``, … ``11th``, ``21st``."""
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{ORDINAL_SUFFIXES.get(number % 10, 'th')}"
 
 
 class SlotKind(enum.StrEnum):

@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 
 from league.access import is_league_organiser
+from league.domain.words import ordinal
 from league.errors import NotFoundError
 from league.models import Season, Team
 from scoring.domain.standings import Standings
 from scoring.models import Game
-from tournaments.domain.brackets import ordinal, play
+from tournaments.domain.brackets import play
 from tournaments.models import Bracket, BracketEntry, BracketMatch, BracketMatchGame
 from tournaments.selectors.bracket_standings import pool_tables, swiss_standings
 from tournaments.selectors.bracket_structure import bracket_structure

@@ -14,21 +14,10 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.transaction import TransactionManagementError
 
 from league.models import League, Player, Season, Team
-from league.rows import Columns, col, columns, cursor, table
+from league.rows import Columns, col, columns, cursor, fetch, placeholders, table
 from league.rows import q as _q
 from league.rows import statement as _statement
 from tournaments.models import Bracket, BracketEntry, BracketMatch, BracketMatchGame
-
-
-def fetch(sql: str, params: Sequence = ()) -> list[tuple]:
-    """The rows of ``sql``, prepared on PostgreSQL (``league.rows.cursor``)."""
-    with cursor() as current:
-        current.execute(sql, params)
-        return current.fetchall()
-
-
-def placeholders(count: int) -> str:
-    return ", ".join(["%s"] * count)
 
 
 def _bracket_columns() -> tuple[Columns, Columns, Columns]:

@@ -10,11 +10,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from league.access import require_league_organiser
+from league.domain.words import ordinal
 from league.errors import ConflictError, DomainError
 from league.models import Season, Team
 from scoring.models import StandingSnapshot
 from scoring.standings import season_standings_recompute
-from tournaments.domain.brackets import ordinal, play, structure_as_dict
+from tournaments.domain.brackets import play, structure_as_dict
 from tournaments.domain.swiss import SwissEntry, swiss_pairings
 from tournaments.models import Bracket, BracketEntry, BracketMatch
 from tournaments.selectors.bracket_structure import bracket_structure, structure_from_options
