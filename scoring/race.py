@@ -208,7 +208,7 @@ def _race_of(snapshot: StandingSnapshot, runs: int | None) -> tuple[dict[str, An
     entrants = tuple(
         RaceEntrant(
             id=row["entrant"],
-            units=2 * row["wins"] + row["draws"] if draws_possible else row["wins"],
+            units=_units(row, draws_possible),
             games=row["games"] + left[row["entrant"]] if measure == "win_pct" else 0,
         )
         for row in rows
@@ -295,6 +295,12 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
+def _units(row: dict, draws_possible: bool) -> int:
+    """An entrant's standing on wins so far: two a win and one a draw where draws can happen,
+    else its wins (the race's and the projection's ``units``)."""
+    return 2 * row["wins"] + row["draws"] if draws_possible else row["wins"]
+
+
 def _draws_possible(season: Season, hands_per_game: list[int | None], rows: list[dict]) -> bool:
     """Whether a game can be drawn: games of a fixed number of hands, or draws already seen."""
     by_hands = (season.rulebook.options or {}).get("game_length") == GameLength.HANDS
@@ -361,7 +367,6 @@ def _projection_of(snapshot: StandingSnapshot, rules, runs: int) -> tuple[dict[s
     newcomers = list(dict.fromkeys(newcomers))
     names.update(Player.objects.filter(pk__in=newcomers).values_list("pk", "name"))
     draws_possible = _draws_possible(season, [game[2] for game in games], rows)
-    unit = 2 if draws_possible else 1
     attended = Counter(
         int(player) for night in nights_played for player, line in night["entrants"].items()
         if line["games"]
@@ -377,7 +382,7 @@ def _projection_of(snapshot: StandingSnapshot, rules, runs: int) -> tuple[dict[s
     players = [
         player(
             row["entrant"],
-            unit * row["wins"] + row["draws"] if draws_possible else row["wins"],
+            _units(row, draws_possible),
             row["games"],
             attended[row["entrant"]] / nights_seen,
         )

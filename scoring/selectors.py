@@ -250,6 +250,12 @@ def season_results_version(*, season_id: int) -> int:
     return found or 0
 
 
+def results_are_current(*, season_id: int, version: int | None) -> bool:
+    """Whether what was computed at results ``version`` (a snapshot's, a race's; ``None``: not
+    computed) takes in every result the season has now."""
+    return version is not None and version >= season_results_version(season_id=season_id)
+
+
 def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None]:
     """``(results_version, snapshot results_version, race_version)``: one query, for the keys of
     cached pages that show the playoff race (it is stored after the snapshot)."""

@@ -109,8 +109,9 @@ class SeasonPlayerStatsView(APIView):
                 "player": player.pk,
                 "name": player.name,
                 "results_version": snapshot.results_version,
-                "is_current": snapshot.results_version
-                >= selectors.season_results_version(season_id=season.pk),
+                "is_current": selectors.results_are_current(
+                    season_id=season.pk, version=snapshot.results_version
+                ),
                 "computed_at": snapshot.computed_at,
                 "standing": standing,
                 "stats": stats,

@@ -160,8 +160,7 @@ class SeasonRaceView(APIView):
             "season": season.pk,
             "status": race.get("status", "pending"),
             "reason": race.get("reason", ""),
-            "is_current": race_version is not None
-            and race_version >= selectors.season_results_version(season_id=season.pk),
+            "is_current": selectors.results_are_current(season_id=season.pk, version=race_version),
             "race_version": race_version,
             "computed_at": race.get("computed_at"),
         }

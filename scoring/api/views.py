@@ -357,8 +357,9 @@ class SeasonStandingsView(APIView):
         body = {
             "season": season.pk,
             "results_version": snapshot.results_version,
-            "is_current": snapshot.results_version
-            >= selectors.season_results_version(season_id=season.pk),
+            "is_current": selectors.results_are_current(
+                season_id=season.pk, version=snapshot.results_version
+            ),
             "computed_at": snapshot.computed_at,
             "count": paginator.count,
             "next": paginator.get_next_link(),

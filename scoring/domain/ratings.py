@@ -130,7 +130,7 @@ class RatingState:
     """Where the season's ratings stand after some of its games, rated in order: each player's
     ``(mu, sigma)`` and ``[wins, losses, draws]``. Rating more games (:func:`rate_games`) goes on
     from here, so a game played after all the others updates the ratings of its four players
-    alone; ``to_dict``/``from_dict`` keep it between recomputes (floats survive JSON exactly)."""
+    alone."""
 
     __slots__ = ("ratings", "results")
 
@@ -138,18 +138,13 @@ class RatingState:
         self.ratings: dict[int, tuple[float, float]] = {}
         self.results: dict[int, list[int]] = {}
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            str(player): [mu, sigma, *self.results[player]]
-            for player, (mu, sigma) in self.ratings.items()
-        }
-
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RatingState:
+    def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> RatingState:
+        """The state that rating lines (``PlayerRating.to_dict()``) were made from."""
         state = cls()
-        for player, (mu, sigma, *results) in data.items():
-            state.ratings[int(player)] = (mu, sigma)
-            state.results[int(player)] = list(results)
+        for row in rows:
+            state.ratings[row["player_id"]] = (row["mu"], row["sigma"])
+            state.results[row["player_id"]] = [row["wins"], row["losses"], row["draws"]]
         return state
 
 
@@ -162,6 +157,19 @@ def rate_games(state: RatingState, games: Iterable[GameRecord], settings: Rating
         ((g.players("A"), g.players("B"), g.winner, g.is_forfeit) for g in ordered),
         settings,
     )
+
+
+def ratings_after(
+    games: Iterable[tuple[tuple[int, ...], tuple[int, ...], str | None, bool]],
+    state: RatingState | None = None,
+    settings: RatingSettings | None = None,
+) -> tuple[PlayerRating, ...]:
+    """The rating lines after rating ``games`` (as :func:`rate_sides` takes them) from ``state``
+    (from scratch if ``None``; updated in place)."""
+    settings = settings or RatingSettings()
+    state = RatingState() if state is None else state
+    rate_sides(state, games, settings)
+    return rating_rows(state, settings)
 
 
 def rate_sides(

@@ -44,6 +44,7 @@ from scoring.domain.stats import (
     _HAND_COUNTS,
     _LONERS_MADE,
     _MARCHES,
+    HAND_COUNT_NAMES,
     PlayerStats,
     TeamStats,
     _common,
@@ -51,7 +52,19 @@ from scoring.domain.stats import (
 )
 
 _LINE = _GAME_FIELDS + _HAND_COUNTS  # a stats line: game fields, then hand counts
-_RECORD = 9  # games, wins, losses, draws, points for, points against, marches, loners, euchres
+_RECORD_NAMES = (
+    "games",
+    "wins",
+    "losses",
+    "draws",
+    "points_for",
+    "points_against",
+    "marches",
+    "loners_made",
+    "euchres_inflicted",
+)
+"""An entrant's record in the totals, in this order (a standings row's fields of these names)."""
+_RECORD = len(_RECORD_NAMES)
 
 
 class GameShare(NamedTuple):
@@ -78,9 +91,6 @@ class GameShare(NamedTuple):
     def entrants(self) -> tuple[int, ...]:
         side_a, side_b = self.sides()
         return (*side_a, *side_b)
-
-    def players(self) -> tuple[int, ...]:
-        return self.seats
 
 
 def _bump(records: dict[int, dict[int, list[int]]], who: int, other: int, index: int, sign: int):
@@ -255,20 +265,7 @@ class SeasonTotals:
     def load_record(self, row: Mapping[str, Any]) -> None:
         """Take an entrant's standings row (as rendered) back as running totals."""
         if row["games"]:
-            self.records[row["entrant"]] = [
-                row[name]
-                for name in (
-                    "games",
-                    "wins",
-                    "losses",
-                    "draws",
-                    "points_for",
-                    "points_against",
-                    "marches",
-                    "loners_made",
-                    "euchres_inflicted",
-                )
-            ]
+            self.records[row["entrant"]] = [row[name] for name in _RECORD_NAMES]
 
     def load_nights(self, nights: Iterable[Mapping[str, Any]]) -> None:
         """Take the snapshot's nights part (as rendered) back as running totals."""
@@ -357,20 +354,10 @@ class SeasonTotals:
                 nights_of.setdefault(entrant, []).append(night)
         records = {}
         for entrant in {*entrants, *self.records}:
-            games, wins, losses, draws, points_for, points_against, *tallies = self.records.get(
-                entrant, [0] * _RECORD
-            )
+            record = self.records.get(entrant, [0] * _RECORD)
             records[entrant] = _Record(
-                games=games,
-                wins=wins,
-                losses=losses,
-                draws=draws,
-                points_for=points_for,
-                points_against=points_against,
-                marches=tallies[0],
-                loners_made=tallies[1],
-                euchres_inflicted=tallies[2],
-                games_in_season=games,
+                **dict(zip(_RECORD_NAMES, record, strict=True)),
+                games_in_season=record[0],
                 nights_counted=tuple(nights_of.get(entrant, ())),
             )
         return rank_records(
@@ -383,8 +370,6 @@ class SeasonTotals:
 
 
 def _line_of(data: Mapping[str, Any]) -> list:
-    from scoring.domain.stats import _HAND_COUNT_NAMES
-
     return [
         data["games"],
         data["wins"],
@@ -394,7 +379,7 @@ def _line_of(data: Mapping[str, Any]) -> list:
         data["forfeit_losses"],
         data["points_for"],
         data["points_against"],
-        *(data[name] for name in _HAND_COUNT_NAMES),
+        *(data[name] for name in HAND_COUNT_NAMES),
     ]
 
 

@@ -194,11 +194,6 @@ _GAMES, _WINS, _LOSSES, _DRAWS, _FORFEIT_WINS, _FORFEIT_LOSSES, _POINTS_FOR, _PO
 _GAME_FIELDS = 8
 
 
-def _result_index(result: float) -> int:
-    """Where a result is counted in a ``[wins, losses, draws]`` list."""
-    return 0 if result == 1.0 else 1 if result == 0.0 else 2
-
-
 def _pair_records(pairs: Mapping[int, list[int]]) -> tuple[PairRecord, ...]:
     make = tuple.__new__  # a named tuple's own constructor, without the keyword handling
     return tuple(
@@ -242,7 +237,7 @@ def _common(line: list, hand_counts: list[int]) -> dict[str, Any]:
         "points_for": _plain(points_for),
         "points_against": _plain(line[_POINTS_AGAINST]),
         "points_per_game": points_for / games if games else 0.0,
-        **dict(zip(_HAND_COUNT_NAMES[1:], hand_counts[1:_HAND_COUNTS], strict=True)),
+        **dict(zip(HAND_COUNT_NAMES[1:], hand_counts[1:_HAND_COUNTS], strict=True)),
     }
 
 
@@ -495,7 +490,7 @@ a fraction of a record to build, and are taken as already checked (by the databa
 constraints and by the services that wrote them), so they are not checked again.
 """
 
-_HAND_COUNT_NAMES = (
+HAND_COUNT_NAMES = (
     "hands",
     "calls",
     "calls_made",
@@ -519,9 +514,8 @@ _HAND_COUNT_NAMES = (
     _EUCHRES_SUFFERED,
     _EUCHRES_INFLICTED,
     _RENEGES,
-) = range(len(_HAND_COUNT_NAMES))
-_HAND_COUNTS = len(_HAND_COUNT_NAMES)
-HAND_COUNT_NAMES = _HAND_COUNT_NAMES
+) = range(len(HAND_COUNT_NAMES))
+_HAND_COUNTS = len(HAND_COUNT_NAMES)
 # After a side's counts as a whole: the same events counted only when both partners were in play
 # (they go to both players of the side), and the hands whose outcome is known.
 _BOTH_MARCHES, _BOTH_SUFFERED, _BOTH_INFLICTED, _BOTH_RENEGES, _OUTCOMES = range(
@@ -529,7 +523,7 @@ _BOTH_MARCHES, _BOTH_SUFFERED, _BOTH_INFLICTED, _BOTH_RENEGES, _OUTCOMES = range
 )
 _SIDE_FIELDS = _HAND_COUNTS + 5
 SIDE_COUNT_NAMES = (
-    *_HAND_COUNT_NAMES,
+    *HAND_COUNT_NAMES,
     "both_marches",
     "both_suffered",
     "both_inflicted",
@@ -639,7 +633,7 @@ class HandTotals:
     """A season's hands counted once, for the stats and the side tallies to share.
 
     ``sides`` maps ``(game_id, seats)`` to two lists of counts, side A's and side B's: the
-    side's counts as a whole (a team's hand counts, in the order of ``_HAND_COUNT_NAMES``), then
+    side's counts as a whole (a team's hand counts, in the order of ``HAND_COUNT_NAMES``), then
     the marches, euchres suffered and inflicted and reneges of hands where both partners were in
     play, then the hands whose outcome is known. ``alone`` maps a player to the counts that are
     theirs alone: calls (and loners) as the caller, and the events of hands where they played
@@ -740,34 +734,8 @@ class HandTotals:
                 their[_BOTH_RENEGES] += their_reneged
         return totals
 
-    @classmethod
-    def from_counts(
-        cls,
-        sides: Iterable[tuple[int, tuple[int, ...], int, list[int], list[int]]],
-        alone: Iterable[tuple[int, list[int]]],
-    ) -> HandTotals:
-        """Totals already counted elsewhere (e.g. by a database's ``GROUP BY``): per game, its
-        seats, its first scored hand and each side's counts (:data:`SIDE_COUNT_NAMES` order);
-        per caller, the counts that are theirs alone (:data:`HAND_COUNT_NAMES` order). The same
-        totals :meth:`from_rows` counts from the hands one by one, when no lone defender is
-        named (a known lone defender's counts are theirs alone, which a count per side cannot
-        say)."""
-        totals = cls()
-        for game_id, seats, first_number, side_a, side_b in sides:
-            key = (game_id, seats)
-            totals.sides[key] = (list(side_a), list(side_b))
-            totals.first_numbers[key] = first_number
-        for player, counts in alone:
-            line = totals.alone.get(player)
-            if line is None:
-                totals.alone[player] = list(counts)
-            else:
-                for index in range(_HAND_COUNTS):
-                    line[index] += counts[index]
-        return totals
-
     def player_counts(self) -> dict[int, list[int]]:
-        """Each seated player's hand counts (``_HAND_COUNT_NAMES`` order)."""
+        """Each seated player's hand counts (``HAND_COUNT_NAMES`` order)."""
         counts: dict[int, list[int]] = {}
         for (_game_id, seats), pair in self.sides.items():
             for seat, player in enumerate(seats):

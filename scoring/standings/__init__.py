@@ -196,15 +196,16 @@ def _snapshot_store(season_id: int, version: int, computed: Computed) -> bool:
                 StandingSnapshot.objects.create(season_id=season_id, **values)
         except IntegrityError:
             return False  # a concurrent run created it first
-    _lines_write(season_id, computed)
+    standing_lines_write(season_id=season_id, computed=computed)
     # The race is worked out from the snapshot, once it is committed.
     transaction.on_commit(lambda: race_compute_soon(season_id))
     return True
 
 
-def _lines_write(season_id: int, computed: Computed) -> None:
+def standing_lines_write(*, season_id: int, computed: Computed) -> None:
     """Write the computed lines whose digest changed and delete the lines that are gone (every
-    stored line not given, when the lines are ``complete``)."""
+    stored line not given, when the lines are ``complete``). Call inside the transaction that
+    stores the snapshot, so readers never see lines of another version."""
     fresh = {
         key: StandingLine(
             season_id=season_id,
@@ -264,12 +265,6 @@ def _lines_insert(lines: list[StandingLine]) -> None:
 # Per-entrant lines: the snapshot split by entrant, so one player's line is one row read
 # --------------------------------------------------------------------------------------------
 
-LINE_SOURCES = (
-    (StandingLine.Kind.PLAYER, "player_stats", "player_id"),
-    (StandingLine.Kind.TEAM, "team_stats", "team_id"),
-    (StandingLine.Kind.RATING, "ratings", "player_id"),
-)
-
 
 def line_digest(line: dict[str, Any], kind: str | None = None) -> str:
     """A digest of a line's data (of ``kind``, else told by its fields), to tell a changed line
@@ -290,46 +285,6 @@ def line_digest(line: dict[str, Any], kind: str | None = None) -> str:
     pickler.fast = True
     pickler.dump(line)
     return hashlib.md5(buffer.getvalue(), usedforsecurity=False).hexdigest()
-
-
-def standing_lines(*, season_id: int, values: dict[str, Any]) -> list[StandingLine]:
-    """Snapshot ``values`` (its ``standings`` and ``ratings``, with every player's and team's
-    stats lines as ``player_stats`` and ``team_stats``) as one line per entrant and kind, each
-    with the digest of its data."""
-    parts = [(StandingLine.Kind.STANDING, values["standings"]["rows"], "entrant")]
-    parts += [(kind, values[part], key) for kind, part, key in LINE_SOURCES]
-    return [
-        StandingLine(
-            season_id=season_id,
-            kind=kind,
-            entrant_id=line[key],
-            data=line,
-            digest=line_digest(line, kind),
-        )
-        for kind, lines, key in parts
-        for line in lines
-    ]
-
-
-def standing_lines_write(*, season_id: int, values: dict[str, Any]) -> None:
-    """Make the season's per-entrant lines those of the snapshot just stored (call inside the
-    transaction that stores it, so readers never see lines of another version). Lines whose
-    digest is unchanged stay as they are: after one game most of the large ones are."""
-    lines = standing_lines(season_id=season_id, values=values)
-    stored = {
-        (kind, entrant): (pk, digest)
-        for pk, kind, entrant, digest in StandingLine.objects.filter(
-            season_id=season_id
-        ).values_list("pk", "kind", "entrant_id", "digest")
-    }
-    fresh = {(line.kind, line.entrant_id): line for line in lines}
-    changed = {
-        key for key, line in fresh.items() if key not in stored or stored[key][1] != line.digest
-    }
-    stale = [pk for key, (pk, _digest) in stored.items() if key not in fresh or key in changed]
-    for start in range(0, len(stale), 900):  # under SQLite's limit of variables in a query
-        StandingLine.objects.filter(pk__in=stale[start : start + 900]).delete()
-    StandingLine.objects.bulk_create([fresh[key] for key in changed], batch_size=500)
 
 
 def stale_season_ids() -> list[int]:

@@ -27,26 +27,15 @@ from scoring.domain.season_totals import GameShare
 from scoring.domain.stats import HAND_COUNT_NAMES, MAKER_COUNT_NAMES, side_counts
 from scoring.models import Game, Hand, StandingGame
 
-assert HAND_COUNT_NAMES == (  # the order share_of writes a caller's own counts in
-    "hands", "calls", "calls_made", "marches", "loners_tried", "loners_made", "loners_marched",
-    "euchres_suffered", "euchres_inflicted", "reneges",
-)  # fmt: skip
-
 _FIELD_BITS = 16
 _PER_SUM = 4
 
-_SEAT_COUNT_NAMES = (
-    "calls",
-    "calls_made",
-    "marches",
-    "loners_tried",
-    "loners_made",
-    "loners_marched",
-    "euchres_suffered",
-    "reneges",
-)
+_NOT_ALONE = ("hands", "euchres_inflicted")
+_SEAT_COUNT_NAMES = tuple(name for name in HAND_COUNT_NAMES if name not in _NOT_ALONE)
 """A caller's own counts in one game (the rest of ``HAND_COUNT_NAMES`` are never theirs alone
 when no lone defender is named)."""
+# share_of writes a caller's own counts back in HAND_COUNT_NAMES order, zero at these two:
+assert [HAND_COUNT_NAMES.index(name) for name in _NOT_ALONE] == [0, 8]
 
 _RESULT = (
     "seat_0_id",
@@ -162,8 +151,9 @@ def _share_query(season: Season, game_ids: Iterable[int] | None):
         condition=Q(hands__status=Hand.Status.ACTIVE, hands__misdeal=False, hands__thrown_in=False),
     )
     prefix = "counted__"
-    makers = list(_maker_conditions(prefix).values())
-    seats = list(_seat_conditions(prefix).values())
+    maker_conditions, seat_conditions = _maker_conditions(prefix), _seat_conditions(prefix)
+    makers = [maker_conditions[name] for name in MAKER_COUNT_NAMES]
+    seats = [seat_conditions[name] for name in _SEAT_COUNT_NAMES]
     sums: dict[str, Any] = {}
     for side in ("A", "B"):  # each hand is packed once, into its makers' sums
         for index, packed in enumerate(_packed(makers)):

@@ -32,7 +32,7 @@ from django.db.models.expressions import RawSQL
 
 import scoring.standings.shares as stored_shares
 from league.models import Player, Season, Team
-from scoring.domain.ratings import RatingSettings, RatingState, rate_sides, rating_rows
+from scoring.domain.ratings import RatingSettings, RatingState, rating_rows, ratings_after
 from scoring.domain.season_sums import (
     PairCounts,
     buchholz_sums,
@@ -126,9 +126,9 @@ def _from_scratch(season: Season, rules, basis: dict[str, Any]) -> Computed:
     else:  # best nights need each night's meetings: rank the games themselves
         records = [_game_record(shares[game_id], order) for game_id, order in _orders(order)]
         standings = compute_standings(records, rules, entrants=entrants, names=names)
-    state = RatingState()
-    rate_sides(state, (_rated(shares[game_id]) for game_id in order), RatingSettings())
-    ratings = [rating.to_dict() for rating in rating_rows(state, RatingSettings())]
+    ratings = [
+        rating.to_dict() for rating in ratings_after(_rated(shares[game_id]) for game_id in order)
+    ]
     computed = _complete(standings, ratings, totals.nights_part(), basis)
     lines = computed.lines
     for player in sorted(totals.players):
@@ -263,13 +263,8 @@ class _GamesPart:
 
     def __init__(self, games: list[tuple], *, is_teams: bool) -> None:
         self.games = games
-        state = RatingState()
-        rate_sides(
-            state,
-            (((row[2], row[4]), (row[3], row[5]), row[10] or None, False) for row in games),
-            RatingSettings(),
-        )
-        self.ratings = [rating.to_dict() for rating in rating_rows(state, RatingSettings())]
+        sides = (((row[2], row[4]), (row[3], row[5]), row[10] or None, False) for row in games)
+        self.ratings = [rating.to_dict() for rating in ratings_after(sides)]
         winners = [row[10] for row in games]
         self.results = (
             [0 if winner == "A" else 1 if winner == "B" else 2 for winner in winners],
@@ -633,11 +628,9 @@ _OPPONENTS = _OpponentRecords(capacity=1_000_000)
 def _ratings(season: Season, base: StandingSnapshot, old: list, new: list, changed: set[int]):
     """The ratings after the change: gone on from the stored ones when every changed game is new
     (it had no share) and played after every other ranked game; else replayed in played order."""
-    settings = RatingSettings()
     if not old and not new:
-        return rating_rows(_state_of(base), settings)
+        return rating_rows(RatingState.from_rows(base.ratings), RatingSettings())
     if not old and not _played_after(season, changed):
-        state = _state_of(base)
         order = {
             game_id: position
             for position, game_id in enumerate(
@@ -648,27 +641,14 @@ def _ratings(season: Season, base: StandingSnapshot, old: list, new: list, chang
             )
         }
         ordered = sorted(new, key=lambda share: order[share.game_id])
-        rate_sides(state, (_rated(share) for share in ordered), settings)
-        return rating_rows(state, settings)
+        return ratings_after(
+            (_rated(share) for share in ordered), RatingState.from_rows(base.ratings)
+        )
     shares = {
         row[0]: stored_shares.share_of(row, is_teams=False)
         for row in stored_shares.stored_shares(season)
     }
-    state = RatingState()
-    rate_sides(
-        state,
-        (_rated(shares[game_id]) for game_id in stored_shares.played_order(season)),
-        settings,
-    )
-    return rating_rows(state, settings)
-
-
-def _state_of(base: StandingSnapshot) -> RatingState:
-    state = RatingState()
-    for rating in base.ratings:
-        state.ratings[rating["player_id"]] = (rating["mu"], rating["sigma"])
-        state.results[rating["player_id"]] = [rating["wins"], rating["losses"], rating["draws"]]
-    return state
+    return ratings_after(_rated(shares[game_id]) for game_id in stored_shares.played_order(season))
 
 
 def _played_after(season: Season, changed: set[int]) -> bool:
