@@ -28,7 +28,6 @@ seasons get the race, individual seasons their projected ranks); any other seaso
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -44,11 +43,10 @@ from league.errors import DomainError
 from league.models import Night, Player, Season
 from scoring.domain.projection import (
     DEFAULT_PROJECTION_RUNS,
-    NightLeft,
-    ProjectionInput,
-    ProjectionPlayer,
     project_ranks,
     rank_range_text,
+    rounds_per_night,
+    season_as_it_stands,
 )
 from scoring.domain.race import DEFAULT_RUNS, RaceEntrant, RaceInput, race_need, race_report
 from scoring.models import Game, StandingSnapshot
@@ -297,7 +295,7 @@ def _count(number: int, noun: str) -> str:
 
 def _units(row: dict, draws_possible: bool) -> int:
     """An entrant's standing on wins so far: two a win and one a draw where draws can happen,
-    else its wins (the race's and the projection's ``units``)."""
+    else its wins (the race's ``units``)."""
     return 2 * row["wins"] + row["draws"] if draws_possible else row["wins"]
 
 
@@ -315,23 +313,14 @@ def _projection_of(snapshot: StandingSnapshot, rules, runs: int) -> tuple[dict[s
     if not rows:
         return _unavailable("No player is in the standings yet."), "not worked out"
     nights_played = snapshot.nights or []
-    per_night_rounds = [
-        max((line["games"] for line in night["entrants"].values()), default=0)
-        for night in nights_played
-    ]
     nights = list(Night.objects.filter(season=season).values_list("pk", "status"))
     to_come = [
         pk for pk, status in nights if status in (Night.Status.PLANNED, Night.Status.CHECK_IN)
     ]
     under_way = [pk for pk, status in nights if status == Night.Status.PLAYING]
     finished = {pk for pk, status in nights if status == Night.Status.FINISHED}
-    finished_rounds = [
-        rounds
-        for night, rounds in zip(nights_played, per_night_rounds, strict=True)
-        if night["night"] in finished
-    ]
-    rounds_per_night = round(statistics.median(finished_rounds or per_night_rounds or [0]))
-    if to_come and not rounds_per_night:
+    rounds = rounds_per_night(nights_played, finished)
+    if to_come and not rounds:
         reason = (
             "No night has been played yet, so there is nothing to project the nights left from."
         )
@@ -367,35 +356,6 @@ def _projection_of(snapshot: StandingSnapshot, rules, runs: int) -> tuple[dict[s
     newcomers = list(dict.fromkeys(newcomers))
     names.update(Player.objects.filter(pk__in=newcomers).values_list("pk", "name"))
     draws_possible = _draws_possible(season, [game[2] for game in games], rows)
-    attended = Counter(
-        int(player) for night in nights_played for player, line in night["entrants"].items()
-        if line["games"]
-    )  # fmt: skip
-    nights_seen = max(1, len(nights_played))
-    ratings = {rating["player_id"]: rating for rating in snapshot.ratings or []}
-
-    def player(pk: int, units: int, played: int, attendance: float) -> ProjectionPlayer:
-        rating = ratings.get(pk)
-        extra = {"mu": rating["mu"], "sigma": rating["sigma"]} if rating else {}
-        return ProjectionPlayer(pk, units, played, attendance=min(1.0, attendance), **extra)
-
-    players = [
-        player(
-            row["entrant"],
-            _units(row, draws_possible),
-            row["games"],
-            attended[row["entrant"]] / nights_seen,
-        )
-        for row in rows
-    ]
-    players += [player(pk, 0, 0, 1 / (nights_seen + 1)) for pk in newcomers]
-    nights_left = [
-        NightLeft(rounds=rounds_per_night - started[night], players=tuple(sorted(present[night])))
-        for night in under_way
-        if rounds_per_night > started[night] and present[night]
-    ]
-    nights_left += [NightLeft(rounds=rounds_per_night) for _night in to_come]
-    today = timezone.localdate()
     # A bye that counts as a win is a result the simulation leaves out (it seats nobody out on
     # purpose), so with such byes nothing is claimed as proven either.
     schedule_known = (
@@ -403,13 +363,18 @@ def _projection_of(snapshot: StandingSnapshot, rules, runs: int) -> tuple[dict[s
         and not to_come
         and not under_way
         and season.ends_on is not None
-        and season.ends_on < today
+        and season.ends_on < timezone.localdate()
         and len(finished) == len(nights)
     )
-    projection_input = ProjectionInput(
-        players=tuple(players),
-        tables=tuple(tuple(game[3:]) for game in games),
-        nights=tuple(nights_left),
+    projection_input = season_as_it_stands(
+        rows=rows,
+        nights_played=nights_played,
+        ratings=snapshot.ratings or [],
+        newcomers=newcomers,
+        tables=[game[3:] for game in games],
+        under_way={night: (started[night], present[night]) for night in under_way},
+        nights_to_come=len(to_come),
+        rounds=rounds,
         measure=rules.tiebreaks[0],
         draws_possible=draws_possible,
         schedule_known=schedule_known,
@@ -451,7 +416,7 @@ def _projection_of(snapshot: StandingSnapshot, rules, runs: int) -> tuple[dict[s
         "games_played": sum(row["games"] for row in rows) // 4,
         "games_left": len(games),
         "nights_left": len(to_come),
-        "rounds_per_night": rounds_per_night,
+        "rounds_per_night": rounds,
         "computed_at": timezone.now().isoformat(),
         "lines": [],
         "stakes": [],

@@ -39,9 +39,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+import statistics
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from league.domain.words import ordinal
 from league.errors import DomainError
@@ -118,6 +121,85 @@ class ProjectionInput:
     @property
     def unit(self) -> int:
         return 2 if self.draws_possible else 1
+
+
+def rounds_per_night(nights_played: Sequence[Mapping[str, Any]], finished: set[int]) -> int:
+    """The rounds a night left is expected to have: the median of the nights played (each
+    night's most games by one entrant), of the finished ones where there are any. ``0`` when no
+    night has been played."""
+    per_night = [
+        max((line["games"] for line in night["entrants"].values()), default=0)
+        for night in nights_played
+    ]
+    of_finished = [
+        rounds
+        for night, rounds in zip(nights_played, per_night, strict=True)
+        if night["night"] in finished
+    ]
+    return round(statistics.median(of_finished or per_night or [0]))
+
+
+def season_as_it_stands(
+    *,
+    rows: Sequence[Mapping[str, Any]],
+    nights_played: Sequence[Mapping[str, Any]],
+    ratings: Sequence[Mapping[str, Any]],
+    newcomers: Sequence[int],
+    tables: Sequence[tuple[int, int, int, int]],
+    under_way: Mapping[int, tuple[int, set[int]]],
+    nights_to_come: int,
+    rounds: int,
+    measure: Measure,
+    draws_possible: bool,
+    schedule_known: bool,
+) -> ProjectionInput:
+    """The projection's input from what the season has stored: ``rows`` its standings rows,
+    ``nights_played`` its nights part, ``ratings`` its rating lines; ``newcomers`` players seated
+    but not yet in the standings; ``tables`` the seated games not played; ``under_way`` each
+    night being played: the round it has started and who is there; ``rounds`` a night's expected
+    rounds (:func:`rounds_per_night`).
+
+    A player keeps their share of the nights played so far (a newcomer ``1 / (nights + 1)``);
+    a night under way plays its rounds not started with those who came, a night to come seats
+    everyone by attendance."""
+    attended = Counter(
+        int(player)
+        for night in nights_played
+        for player, line in night["entrants"].items()
+        if line["games"]
+    )
+    nights_seen = max(1, len(nights_played))
+    rated = {rating["player_id"]: rating for rating in ratings}
+
+    def player(pk: int, units: int, played: int, attendance: float) -> ProjectionPlayer:
+        rating = rated.get(pk)
+        extra = {"mu": rating["mu"], "sigma": rating["sigma"]} if rating else {}
+        return ProjectionPlayer(pk, units, played, attendance=min(1.0, attendance), **extra)
+
+    players = [
+        player(
+            row["entrant"],
+            2 * row["wins"] + row["draws"] if draws_possible else row["wins"],  # units
+            row["games"],
+            attended[row["entrant"]] / nights_seen,
+        )
+        for row in rows
+    ]
+    players += [player(pk, 0, 0, 1 / (nights_seen + 1)) for pk in newcomers]
+    nights_left = [
+        NightLeft(rounds=rounds - started, players=tuple(sorted(present)))
+        for started, present in under_way.values()
+        if rounds > started and present
+    ]
+    nights_left += [NightLeft(rounds=rounds) for _night in range(nights_to_come)]
+    return ProjectionInput(
+        players=tuple(players),
+        tables=tuple(tuple(table) for table in tables),
+        nights=tuple(nights_left),
+        measure=measure,
+        draws_possible=draws_possible,
+        schedule_known=schedule_known,
+    )
 
 
 @dataclass(frozen=True)
