@@ -6,14 +6,24 @@
 token from that address is refused (429) until the minute is over.
 """
 
+from dataclasses import dataclass
+
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import OuterRef, QuerySet
 from django_ratelimit.core import is_ratelimited
 
-from league.access import client_address, organiser_role_exists, organiser_role_sql
+from league.access import (
+    client_address,
+    is_organiser_given_role,
+    organiser_role_exists,
+    organiser_role_sql,
+    role_row_sql,
+)
+from league.api.authentication import token_sql, token_width
 from league.errors import AccessDeniedError, NotFoundError
 from league.models import Rulebook, Season
-from league.rows import col, columns, fetch_one, statement, table
+from league.rows import col, columns, fetch_one, q, statement, table
 from scoring.models import Game
 
 
@@ -76,10 +86,27 @@ def _door_sql(by: str, role: str) -> str:
     return (
         f"SELECT {role + ', ' if role else ''}{games.sql}, {seasons.sql}, {rulebooks.sql} "
         f"FROM {table(Game)} g "
-        f"INNER JOIN {table(Season)} s ON g.{col(Game, 'season')} = s.{col(Season, 'id')} "
-        f"INNER JOIN {table(Rulebook)} r ON s.{col(Season, 'rulebook')} = r.{col(Rulebook, 'id')} "
-        f"WHERE g.{col(Game, by)} = %s"
+        f"{_door_joins('INNER JOIN')} WHERE g.{col(Game, by)} = %s"
     )
+
+
+def _door_joins(join: str) -> str:
+    """The door's game ``g``, season ``s`` and rulebook ``r``, each joined with ``join``."""
+    return (
+        f"{join} {table(Season)} s ON g.{col(Game, 'season')} = s.{col(Season, 'id')} "
+        f"{join} {table(Rulebook)} r ON s.{col(Season, 'rulebook')} = r.{col(Rulebook, 'id')}"
+    )
+
+
+def _built_door(values):
+    """The game (with its season and rulebook) of a door's columns in a row."""
+    games, seasons, rulebooks = _door_columns()
+    middle = len(games)
+    game = games.build(values[:middle])
+    season = seasons.build(values[middle : middle + len(seasons)])
+    season._state.fields_cache["rulebook"] = rulebooks.build(values[middle + len(seasons) :])
+    game._state.fields_cache["season"] = season
+    return game
 
 
 def _game_to_score(by: str, value, *, role: str = "", user_id: int | None = None):
@@ -90,14 +117,53 @@ def _game_to_score(by: str, value, *, role: str = "", user_id: int | None = None
     row = fetch_one(_door_sql(by, role), [user_id, value] if role else [value])
     if row is None:
         return None, False
+    return _built_door(row[1:] if role else row), bool(row[0]) if role else False
+
+
+@statement
+def _token_door_sql() -> str:
+    """The token's statement (``league.api.authentication.token_sql``) with, for the game whose
+    id is the first ``%s``, whether the token's user has a role in its league and the door's
+    columns (``_door_sql``), all NULL when there is no such game."""
+    select, joined, where = token_sql()
     games, seasons, rulebooks = _door_columns()
-    start = 1 if role else 0
-    middle = start + len(games)
-    game = games.build(row[start:middle])
-    season = seasons.build(row[middle : middle + len(seasons)])
-    season._state.fields_cache["rulebook"] = rulebooks.build(row[middle + len(seasons) :])
-    game._state.fields_cache["season"] = season
-    return game, bool(row[0]) if role else False
+    user_id = get_user_model()._meta.pk
+    role = role_row_sql(
+        user_column=f"u.{q(user_id.column)}", league_column=f"s.{col(Season, 'league')}"
+    )
+    return (
+        f"SELECT {select}, {role}, {games.sql}, {seasons.sql}, {rulebooks.sql} "
+        f"FROM {joined} LEFT JOIN {table(Game)} g ON g.{col(Game, 'id')} = %s "
+        f"{_door_joins('LEFT JOIN')} WHERE {where}"
+    )
+
+
+@dataclass(frozen=True)
+class TokenDoor:
+    """What a hand POST by an organiser's token read with the token: the game to score (``None``
+    when there is none) and whether the token's user has a role in its league."""
+
+    key: str
+    game_id: object
+    game: Game | None
+    has_role: bool
+
+
+def token_and_game_to_score(key: str, pk):
+    """The token ``key``'s values (``league.api.authentication.token_width``; ``None`` for no such
+    token) and the :class:`TokenDoor` to game ``pk``, in one statement; ``NotImplemented`` when
+    ``pk`` is no game id (the usual reads answer it)."""
+    try:
+        value = Game._meta.pk.get_prep_value(pk)
+    except (TypeError, ValueError):
+        return NotImplemented
+    row = fetch_one(_token_door_sql(), [value, key])
+    if row is None:
+        return None, None
+    width = token_width()
+    token_values, has_role, door = row[:width], row[width], row[width + 1 :]
+    game = None if door[0] is None else _built_door(door)
+    return token_values, TokenDoor(key, pk, game, bool(has_role))
 
 
 def game_for_captain(*, token: str, to_score: bool = False) -> Game:
@@ -114,10 +180,16 @@ def game_for_captain(*, token: str, to_score: bool = False) -> Game:
     return game
 
 
-def game_for_organiser(*, user, pk: int, to_score: bool = False) -> Game:
+def game_for_organiser(
+    *, user, pk: int, to_score: bool = False, read: TokenDoor | None = None
+) -> Game:
     """The game an organiser of its league may change, read with the answer to whether ``user``
-    is one (one query). ``to_score``: read only what a write needs (see ``_door_sql``)."""
-    if to_score:
+    is one (one query). ``to_score``: read only what a write needs (see ``_door_sql``); ``read``:
+    what was read for it with the token ``user`` signed in by (:func:`token_and_game_to_score`),
+    so nothing more is read."""
+    if read is not None:
+        game, is_organiser = read.game, is_organiser_given_role(user=user, has_role=read.has_role)
+    elif to_score:
         role = organiser_role_sql(user=user, league_column=f"s.{col(Season, 'league')}")
         if isinstance(role, bool):  # decided without a role row
             (game, _), is_organiser = _game_to_score("id", pk), role

@@ -5,6 +5,12 @@ DRF's ``TokenAuthentication`` reads the token and its user with
 query anew each time, which cost more Python than the query costs PostgreSQL. Here the same
 statement is built once; the answers, errors and ``(user, token)`` are DRF's. Nothing is cached:
 a deleted token or a deactivated user is refused at the next request.
+
+A view may read what it needs in the token's own statement, saving a round trip on a hot path
+(the hand POST reads its game's door there, ``scoring.api.views``): its ``read_with_token(key)``
+runs a statement built on :func:`token_sql` and returns the token's values (the first
+``token_width()`` of its row), ``None`` for no such token, or ``NotImplemented`` to leave the
+reading to this class. The same checks are made on what it returns.
 """
 
 from django.contrib.auth import get_user_model
@@ -20,19 +26,42 @@ def _columns():
 
 
 @statement
-def _token_sql() -> str:
+def token_sql() -> tuple[str, str, str]:
+    """The token's statement in parts: its SELECT list (the token's columns, then its user's),
+    its FROM clause (tokens ``t`` joined to users ``u``) and its WHERE clause (the key, ``%s``)."""
     tokens, users = _columns()
     token_model, user_model = tokens.model, users.model
     return (
-        f"SELECT {tokens.sql}, {users.sql} FROM {table(token_model)} t "
-        f"INNER JOIN {table(user_model)} u ON t.{col(token_model, 'user')} = "
-        f"u.{col(user_model, user_model._meta.pk.name)} WHERE t.{col(token_model, 'key')} = %s"
+        f"{tokens.sql}, {users.sql}",
+        f"{table(token_model)} t INNER JOIN {table(user_model)} u ON t.{col(token_model, 'user')} "
+        f"= u.{col(user_model, user_model._meta.pk.name)}",
+        f"t.{col(token_model, 'key')} = %s",
     )
 
 
+def token_width() -> int:
+    """How many values of a row are the token's (and its user's)."""
+    tokens, users = _columns()
+    return len(tokens) + len(users)
+
+
+@statement
+def _token_only_sql() -> str:
+    select, joined, where = token_sql()
+    return f"SELECT {select} FROM {joined} WHERE {where}"
+
+
 class TokenAuthentication(authentication.TokenAuthentication):
+    def authenticate(self, request):
+        view = (getattr(request, "parser_context", None) or {}).get("view")
+        self._read_with_token = getattr(view, "read_with_token", None)
+        return super().authenticate(request)
+
     def authenticate_credentials(self, key):
-        row = fetch_one(_token_sql(), [key])
+        read = getattr(self, "_read_with_token", None)
+        row = NotImplemented if read is None else read(key)
+        if row is NotImplemented:
+            row = fetch_one(_token_only_sql(), [key])
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         tokens, users = _columns()

@@ -72,6 +72,40 @@ def test_who_may_score_by_token(make_game, league, django_user_model):
     assert Hand.objects.filter(game=game).count() == 2
 
 
+def test_a_session_signs_in_before_a_token_as_in_drf(
+    organiser, make_game, league, django_user_model
+):
+    """The token's user is read with the game's door only when the token signs the request in:
+    with a session as well, DRF takes the session's user, and so does the door."""
+    game = make_game()
+    stranger = django_user_model.objects.create_user("stranger", password="x-very-long-pass")
+    both = token_client(stranger)
+    both.force_login(organiser)
+    assert post_hand(both, game, 1).status_code == 201
+    assert Hand.objects.get(game=game).entered_by == organiser
+    reverse = token_client(organiser)
+    reverse.force_login(stranger)
+    assert post_hand(reverse, game, 2).status_code == 403
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_the_token_is_read_with_the_door_in_one_statement(organiser_api, make_game):
+    """The hand POST's first statement reads the token, its user, the role and the game; a GET
+    (no door to read) reads the token alone."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = make_game()
+    with CaptureQueriesContext(connection) as queries:
+        assert post_hand(organiser_api, game, 1).status_code == 201
+    first = next(q["sql"] for q in queries.captured_queries if "authtoken_token" in q["sql"])
+    assert "scoring_game" in first and "league_leaguerole" in first
+    with CaptureQueriesContext(connection) as queries:
+        assert organiser_api.get(f"/api/v1/games/{game.pk}/hands/").status_code == 200
+    token_reads = [q["sql"] for q in queries.captured_queries if "authtoken_token" in q["sql"]]
+    assert len(token_reads) == 1 and "scoring_game" not in token_reads[0]
+
+
 def test_the_door_reads_what_the_orm_reads(organiser, make_game):
     game = make_game()
     found = game_for_organiser(user=organiser, pk=game.pk, to_score=True)
