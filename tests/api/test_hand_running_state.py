@@ -163,9 +163,10 @@ def test_backfill_migration_computes_the_running_state(make_game):
 
 def test_one_hand_post_runs_a_fixed_number_of_queries(organiser_api, make_game):
     """The token, read with the game, its season, rulebook and whether the token's user is an
-    organiser of its league (one statement); then the write: the game row updated if it still holds what was read, the hand
-    inserted, the season's results marked (one statement on PostgreSQL, three in a transaction
-    elsewhere). The same with 3 hands or 60: nothing reads the game's hands."""
+    organiser of its league (one statement); then the write: the game row updated if it still
+    holds what was read, the hand inserted, the season's results marked (one statement on
+    PostgreSQL, three in a transaction elsewhere). The same with 3 hands or 60: nothing reads
+    the game's hands."""
     game = make_game("standard", hands_per_game=100)
 
     def post(number):
