@@ -124,8 +124,9 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     folded into the base's running totals (an incremental recompute, see
     :mod:`scoring.standings.values`); otherwise, or with ``force``, everything is recounted.
 
-    It computes in a transaction that holds no lock others wait on (it replaces the recounted
-    games' stored shares, rows only recomputes touch) and ends by locking the season's row
+    It computes in a transaction that holds no lock anything but another recompute of the season
+    waits on (:func:`one_fold_at_a_time`; it replaces the recounted games' stored shares, rows
+    only recomputes touch) and ends by locking the season's row
     against other folds (``FOR NO KEY UPDATE``: hand writes, which only reference the row, never
     wait on it), checking the counter has not moved (else the base may be stale: it gives up, its
     shares rolled back, and asks again), deleting exactly the changes it read, adding their
@@ -151,6 +152,7 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
         base, changed = None, None  # recount everything
     started = time.perf_counter()
     with _cyclic_gc_paused(), transaction.atomic():
+        one_fold_at_a_time(season_id)
         try:
             with transaction.atomic():
                 computed = snapshot_values(
@@ -180,6 +182,25 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     # The ratings and night lines load when first read: the caller just wrote them and most
     # callers never look.
     return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
+
+
+def one_fold_at_a_time(season_id: int) -> None:
+    """Wait until no other recompute of the season is in its transaction, and keep the next
+    waiting until this transaction ends: on PostgreSQL, a transaction-level advisory lock on the
+    season (hand writes never take it, and reads never wait on it). A recompute from scratch there
+    writes only the shares that changed (``shares.shares_insert_all``): it must not compare them
+    with shares another recompute is writing. Recomputes of one season waited on each other
+    before all the same, on the share rows they both wrote. (SQLite recounts by deleting and
+    inserting every share, which waits on the other writer.)"""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [_fold_lock_key(season_id)]
+            )
+
+
+def _fold_lock_key(season_id: int) -> str:
+    return f"standings:fold:{season_id}"
 
 
 def _snapshot_store(season_id: int, version: int, computed: Computed) -> bool:

@@ -293,14 +293,17 @@ def shares_insert_all(season: Season, *, teams: bool) -> tuple[list, list, list]
     player and, with ``teams``, per team and night (the seat sums of :func:`_seat_selects`; per
     player and night in an individual season).
 
-    One statement: it stores by upsert, so a share that did not change is not written again
-    (after a change of the standing rules none did), deletes the shares of games no longer
-    ranked, and sums the shares as it counted them, which are exactly those stored."""
+    One statement: it compares the shares as counted with those stored (one join), writes only
+    those that differ (after a change of the standing rules none may: nothing is written) and
+    deletes those of games no longer ranked; and it sums the shares as it counted them, which
+    are exactly those stored. Shares that did not change are neither written nor locked, so the
+    caller must keep other recomputes of the season from writing shares meanwhile
+    (``scoring.standings.one_fold_at_a_time``)."""
     table = StandingGame._meta.db_table
     columns, returned = ", ".join(_SHARE_COLUMNS), ", ".join(GAME_RETURNED)
     changed = ", ".join(f"{column} = EXCLUDED.{column}" for column in _SHARE_COLUMNS)
-    stored = ", ".join(f"{table}.{column}" for column in _SHARE_COLUMNS)
-    excluded = ", ".join(f"EXCLUDED.{column}" for column in _SHARE_COLUMNS)
+    old = ", ".join(f"o.{column}" for column in _SHARE_COLUMNS)
+    new = ", ".join(f"f.{column}" for column in _SHARE_COLUMNS)
     select, select_params = _share_query(season, None).query.sql_with_params()
     width = len(GAME_RETURNED)
     sums = 23  # columns of a row of seat sums
@@ -315,11 +318,14 @@ def shares_insert_all(season: Season, *, teams: bool) -> tuple[list, list, list]
         cursor.execute("SET LOCAL jit = off")
         cursor.execute(
             f"WITH fresh ({columns}) AS MATERIALIZED ({select}), "
-            f"gone AS (DELETE FROM {table} WHERE season_id = %s AND NOT EXISTS "
-            f"(SELECT FROM fresh WHERE fresh.game_id = {table}.game_id)), "
-            f"stored AS (INSERT INTO {table} ({columns}) SELECT {columns} FROM fresh "
-            f"ON CONFLICT (game_id) DO UPDATE SET {changed} "
-            f"WHERE ({stored}) IS DISTINCT FROM ({excluded})) " + " UNION ALL ".join(parts),
+            f"diff AS MATERIALIZED (SELECT o.game_id AS old_game_id, "
+            f"f.game_id IS NOT NULL AS counted, f.* FROM fresh f FULL JOIN "
+            f"(SELECT {columns} FROM {table} WHERE season_id = %s) o ON o.game_id = f.game_id "
+            f"WHERE f.game_id IS NULL OR o.game_id IS NULL OR ({old}) IS DISTINCT FROM ({new})), "
+            f"gone AS (DELETE FROM {table} WHERE game_id IN "
+            f"(SELECT old_game_id FROM diff WHERE NOT counted)), "
+            f"stored AS (INSERT INTO {table} ({columns}) SELECT {columns} FROM diff WHERE counted "
+            f"ON CONFLICT (game_id) DO UPDATE SET {changed}) " + " UNION ALL ".join(parts),
             [*select_params, season.pk],
         )
         rows = cursor.fetchall()

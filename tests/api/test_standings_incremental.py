@@ -275,6 +275,104 @@ def test_a_game_that_changes_while_the_database_sums_is_counted_as_stored(
     assert stored_parts(season) == reference_parts(season)
 
 
+def _share_versions(season) -> dict[int, str]:
+    """Each stored share's row version: ``xmin``, the transaction that wrote it, and ``xmax``,
+    one that locked it since (``0`` if none did)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT game_id, xmin::text, xmax::text FROM scoring_standinggame WHERE season_id = %s",
+            [season.pk],
+        )
+        return {game: (xmin, xmax) for game, xmin, xmax in cursor.fetchall()}
+
+
+@pytest.mark.services  # the pass on PostgreSQL
+def test_a_recount_from_scratch_writes_only_the_shares_that_changed(league):
+    """On PostgreSQL a recount compares each game's share with the stored one: a reopened game's
+    share is deleted, a corrected game's rewritten, and the others neither written nor locked."""
+    require(connection.vendor == "postgresql", "the database sums the shares on PostgreSQL only")
+    season = seeded_season(league, teams=False, seed=7)
+    season_standings_recompute(season_id=season.pk, force=True)
+    before = _share_versions(season)
+    finished = list(
+        Game.objects.filter(season=season, status=Game.Status.FINISHED, hands_played__gt=2)
+    )
+    reopened = finished[0]
+    services.hand_undo(game=reopened, number=reopened.last_hand_number)
+    for corrected in finished[1:]:
+        first = corrected.hands.get(number=1, status=Hand.Status.ACTIVE)
+        if first.makers not in ("A", "B"):
+            continue
+        other = "B" if first.makers == "A" else "A"
+        try:
+            services.hand_correct(
+                game=corrected,
+                number=1,
+                data=services.HandInput(makers=other, tricks_won=3),
+                reason="the other side made it",
+            )
+        except DomainError:
+            continue
+        break
+    with transaction.atomic():  # the recount's own transaction is a savepoint here: end it
+        season_standings_recompute(season_id=season.pk, force=True)
+    after = _share_versions(season)
+    assert reopened.pk in before and reopened.pk not in after
+    assert after[corrected.pk] != before[corrected.pk]
+    untouched = set(before) - {reopened.pk, corrected.pk}
+    assert len(untouched) > 3 and all(after[game] == before[game] for game in untouched)
+    assert {after[game][1] for game in untouched} == {"0"}
+    assert stored_parts(season) == reference_parts(season)
+
+
+@pytest.mark.services  # the pass on PostgreSQL
+@pytest.mark.django_db(transaction=True)
+def test_recounts_of_one_season_wait_for_each_other(league):
+    """A recount waits while another transaction holds the season's fold lock, and runs once it
+    ends; another season's lock does not hold it up."""
+    import threading
+
+    import psycopg
+    from django.db import connections
+
+    from scoring.standings import _fold_lock_key
+
+    require(connection.vendor == "postgresql", "the fold lock is PostgreSQL's")
+    season = seeded_season(league, teams=False, seed=8)
+    settings_dict = connection.settings_dict
+    holder = psycopg.connect(
+        dbname=settings_dict["NAME"],
+        user=settings_dict["USER"],
+        host=settings_dict["HOST"],
+        port=settings_dict["PORT"] or 5432,
+        password=settings_dict["PASSWORD"] or None,
+    )
+    lock = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))"
+    holder.execute(lock, [_fold_lock_key(season.pk + 1)])  # another season's: no wait
+    done = []
+
+    def recount():
+        try:
+            season_standings_recompute(season_id=season.pk, force=True)
+            done.append(True)
+        finally:
+            connections.close_all()
+
+    first = threading.Thread(target=recount)
+    first.start()
+    first.join(timeout=30)
+    assert done == [True]
+    holder.execute(lock, [_fold_lock_key(season.pk)])
+    second = threading.Thread(target=recount)
+    second.start()
+    second.join(timeout=1.5)
+    assert second.is_alive() and done == [True]  # waiting on the lock
+    holder.rollback()  # the holder's transaction ends
+    second.join(timeout=30)
+    holder.close()
+    assert done == [True, True]
+
+
 def test_best_nights_and_chosen_tiebreaks_match_the_engines(league):
     season = seeded_season(league, teams=False, seed=3)
     season_set_standing_rules(
