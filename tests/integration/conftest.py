@@ -51,7 +51,9 @@ def start_worker(
     log_name: str = "celery-worker",
 ):
     """A real worker process on ``broker_url`` against ``database_url``; answers the in-process
-    Celery app's ping (so that app must use the same broker) before it is returned."""
+    Celery app's ping (so that app must use the same broker) before it is returned. Its name and
+    log carry the test process's id under pytest-xdist (``worker_name``)."""
+    log_name += _process_suffix()
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -72,7 +74,7 @@ def start_worker(
             "--without-gossip",
             "--without-mingle",
             "-n",
-            f"{name}@%h",
+            worker_name(name),
         ],
         cwd=ROOT,
         env=env,
@@ -90,10 +92,17 @@ def start_worker(
     return worker, log
 
 
+def _process_suffix() -> str:
+    process = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return f"-{process}" if process else ""
+
+
 def worker_name(name: str) -> str:
+    """The Celery worker's node name: one worker per test process, each on its own Redis database
+    (tests/environment.py), so the names never meet; the suffix keeps them apart anyway."""
     import socket
 
-    return f"{name}@{socket.gethostname()}"
+    return f"{name}{_process_suffix()}@{socket.gethostname()}"
 
 
 def stop_worker(worker, log) -> None:
