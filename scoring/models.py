@@ -19,11 +19,23 @@ from django.db import models
 from django.db.models import F, Q
 
 from league.models import Night, Player, Season, Team
+from scoring.hand_counts import caller_packs, maker_packs
 
 
 def new_captain_token() -> str:
     """A fresh unguessable token: 128 bits of randomness, URL safe."""
     return secrets.token_urlsafe(16)
+
+
+def _counted(expression) -> models.GeneratedField:
+    """A hand's packed counts (``scoring.hand_counts``), worked out by the database as the row is
+    written and stored with it."""
+    return models.GeneratedField(
+        expression=expression, output_field=models.BigIntegerField(), db_persist=True
+    )
+
+
+_MAKER_PACKS, _CALLER_PACKS = maker_packs(), caller_packs()
 
 
 class Side(models.TextChoices):
@@ -217,6 +229,13 @@ class Hand(models.Model):
     )
     changed_at = models.DateTimeField(null=True, blank=True)
     change_reason = models.TextField(blank=True)
+    # Derived by the database from the facts: what the hand counts, packed (scoring.hand_counts)
+    maker_counts_0 = _counted(_MAKER_PACKS[0])
+    maker_counts_1 = _counted(_MAKER_PACKS[1])
+    maker_counts_2 = _counted(_MAKER_PACKS[2])
+    maker_counts_3 = _counted(_MAKER_PACKS[3])
+    caller_counts_0 = _counted(_CALLER_PACKS[0])
+    caller_counts_1 = _counted(_CALLER_PACKS[1])
 
     class Meta:
         ordering = ["game_id", "number", "created_at"]

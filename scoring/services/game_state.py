@@ -229,7 +229,12 @@ def _apply_state(
 
 
 def _inserted_fields(model) -> list:
-    return [field for field in model._meta.concrete_fields if not field.primary_key]
+    """The columns an INSERT writes: not the key, nor those the database generates."""
+    return [
+        field
+        for field in model._meta.concrete_fields
+        if not field.primary_key and not field.generated
+    ]
 
 
 def _insert_values(instance) -> list:

@@ -2,10 +2,12 @@
 counted by the database and kept in ``StandingGame`` rows.
 
 - *packed counts*: a game's hands are counted per side as makers (``MAKER_COUNT_NAMES``) and per
-  caller's seat (``_SEAT_COUNT_NAMES``), each count a 16-bit field of a 64-bit sum, four to a
+  caller's seat (``SEAT_COUNT_NAMES``), each count a 16-bit field of a 64-bit sum, four to a
   sum: one ``GROUP BY`` with a handful of sums instead of a filtered count per count and side,
-  so a large season's million hands never reach Python. A game has at most 32,767 current
-  hands (their numbers are small integers, one current hand a number), so no field carries.
+  so a large season's million hands never reach Python. Each hand's own packed counts are
+  stored on its row (``scoring.hand_counts``), so the ``GROUP BY`` only adds them up. A game has
+  at most 32,767 current hands (their numbers are small integers, one current hand a number),
+  so no field carries.
 - *stored shares*: the ``StandingGame`` rows are the shares the stored snapshot counted. A
   recompute replaces the rows of the games it recounts in its own transaction, reading the old
   ones as it deletes them (``DELETE ... RETURNING``) and the new ones as it inserts them
@@ -20,22 +22,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection
-from django.db.models import BigIntegerField, Case, F, FilteredRelation, Min, Q, Sum, Value, When
+from django.db.models import BigIntegerField, F, FilteredRelation, Min, Q, Sum
+from django.db.models.functions import Cast
 
 from league.models import Season
 from scoring.domain.season_totals import GameShare
-from scoring.domain.stats import HAND_COUNT_NAMES, MAKER_COUNT_NAMES, side_counts
+from scoring.domain.stats import MAKER_COUNT_NAMES, side_counts
+from scoring.hand_counts import FIELD_BITS, PER_SUM, SEAT_COUNT_NAMES
 from scoring.models import Game, Hand, StandingGame
 
-_FIELD_BITS = 16
-_PER_SUM = 4
-
-_NOT_ALONE = ("hands", "euchres_inflicted")
-_SEAT_COUNT_NAMES = tuple(name for name in HAND_COUNT_NAMES if name not in _NOT_ALONE)
-"""A caller's own counts in one game (the rest of ``HAND_COUNT_NAMES`` are never theirs alone
-when no lone defender is named)."""
-# share_of writes a caller's own counts back in HAND_COUNT_NAMES order, zero at these two:
-assert [HAND_COUNT_NAMES.index(name) for name in _NOT_ALONE] == [0, 8]
+_MAKER_PACKS = -(-len(MAKER_COUNT_NAMES) // PER_SUM)
+_CALLER_PACKS = -(-len(SEAT_COUNT_NAMES) // PER_SUM)
+"""How many packed sums a hand's maker and caller counts take (``Hand.maker_counts_*`` and
+``Hand.caller_counts_*``)."""
 
 _RESULT = (
     "seat_0_id",
@@ -74,71 +73,6 @@ def ranked_games(season: Season):
     return games
 
 
-def _maker_conditions(prefix: str) -> dict[str, Q]:
-    """What each of ``MAKER_COUNT_NAMES`` counts among the hands a side made trump, as a
-    condition on a hand (fields under ``prefix``), read as ``HandTotals.from_rows`` reads a hand
-    with no lone defender named."""
-
-    def q(**lookups: Any) -> Q:
-        return Q(**{prefix + name: value for name, value in lookups.items()})
-
-    known = q(renege="", tricks_won__isnull=False)
-    march, made = known & q(tricks_won=5), known & q(tricks_won__gte=3)
-    euchre = known & q(tricks_won__lte=2)
-    lone = q(caller_alone=True)
-    solo = q(caller_alone=True, caller__isnull=False)  # a lone caller whose partner sat out
-    own_renege = q(renege=F(prefix + "makers"))
-    their_renege = ~q(renege="") & ~q(renege=F(prefix + "makers"))
-    return {
-        "calls": Q(),
-        "made_good": made | their_renege,
-        "marches": march,
-        "euchres": euchre,
-        "outcomes": known,
-        "loners_tried": lone,
-        "loners_made": lone & made,
-        "loners_marched": lone & march,
-        "solo_marches": solo & march,
-        "solo_euchres": solo & euchre,
-        "own_reneges": own_renege,
-        "solo_own_reneges": solo & own_renege,
-        "their_reneges": their_renege,
-    }
-
-
-def _seat_conditions(prefix: str) -> dict[str, Q]:
-    """What each of ``_SEAT_COUNT_NAMES`` counts for the caller (of any seat)."""
-    makers = _maker_conditions(prefix)
-    return {
-        "calls": Q(),
-        "calls_made": makers["made_good"],
-        "marches": makers["loners_marched"],
-        "loners_tried": makers["loners_tried"],
-        "loners_made": makers["loners_made"],
-        "loners_marched": makers["loners_marched"],
-        "euchres_suffered": makers["loners_tried"] & makers["euchres"],
-        "reneges": makers["loners_tried"] & makers["own_reneges"],
-    }
-
-
-def _packed(conditions: list[Q]) -> list[Any]:
-    """Row expressions packing ``conditions`` four to a 64-bit integer."""
-    packs = []
-    for start in range(0, len(conditions), _PER_SUM):
-        terms = [
-            Case(
-                When(condition, then=Value(1 << (_FIELD_BITS * slot))),
-                default=Value(0),
-                output_field=BigIntegerField(),
-            )
-            if condition
-            else Value(1 << (_FIELD_BITS * slot), output_field=BigIntegerField())
-            for slot, condition in enumerate(conditions[start : start + _PER_SUM])
-        ]
-        packs.append(sum(terms[1:], start=terms[0]))
-    return packs
-
-
 def _share_query(season: Season, game_ids: Iterable[int] | None):
     """The shares of the season's ranked games (of ``game_ids`` only, unless ``None``) as rows
     of ``_SHARE_COLUMNS``: each game left-joined to its counted hands (current, not misdealt,
@@ -150,20 +84,20 @@ def _share_query(season: Season, game_ids: Iterable[int] | None):
         "hands",
         condition=Q(hands__status=Hand.Status.ACTIVE, hands__misdeal=False, hands__thrown_in=False),
     )
-    prefix = "counted__"
-    maker_conditions, seat_conditions = _maker_conditions(prefix), _seat_conditions(prefix)
-    makers = [maker_conditions[name] for name in MAKER_COUNT_NAMES]
-    seats = [seat_conditions[name] for name in _SEAT_COUNT_NAMES]
     sums: dict[str, Any] = {}
-    for side in ("A", "B"):  # each hand is packed once, into its makers' sums
-        for index, packed in enumerate(_packed(makers)):
-            sums[f"s_{side.lower()}{index}"] = Sum(
-                packed, filter=Q(counted__makers=side), default=0
+    for side in ("A", "B"):  # each hand's maker counts go to its makers' sums
+        for index in range(_MAKER_PACKS):
+            sums[f"s_{side.lower()}{index}"] = _bigint(
+                Sum(f"counted__maker_counts_{index}", filter=Q(counted__makers=side), default=0)
             )
-    for seat in range(4):  # and into its caller's
-        for index, packed in enumerate(_packed(seats)):
-            sums[f"s_c{seat * 2 + index}"] = Sum(
-                packed, filter=Q(counted__caller_id=F(f"seat_{seat}_id")), default=0
+    for seat in range(4):  # and its caller counts to its caller's
+        for index in range(_CALLER_PACKS):
+            sums[f"s_c{seat * 2 + index}"] = _bigint(
+                Sum(
+                    f"counted__caller_counts_{index}",
+                    filter=Q(counted__caller_id=F(f"seat_{seat}_id")),
+                    default=0,
+                )
             )
     return (
         games.order_by()
@@ -174,7 +108,14 @@ def _share_query(season: Season, game_ids: Iterable[int] | None):
     )
 
 
-_FIELDS = struct.Struct(f"<{16 * _PER_SUM}H")  # the 16 packed sums of a share, as fields
+def _bigint(total: Sum) -> Cast:
+    """A packed sum as a 64-bit integer, which it always is (see *packed counts*): PostgreSQL sums
+    64-bit integers as ``numeric``, slow to compare and to add up again (``shares_insert_all``
+    compares every share with the stored one and sums them all per seat)."""
+    return Cast(total, BigIntegerField())
+
+
+_FIELDS = struct.Struct(f"<{16 * PER_SUM}H")  # the 16 packed sums of a share, as fields
 
 
 def share_of(row: tuple, *, is_teams: bool) -> GameShare:
@@ -341,7 +282,7 @@ def _spread_sums(columns: Iterable[str]) -> list[str]:
     return [
         f"CASE WHEN COUNT(*) <= {SUM_MOST_GAMES} THEN SUM({expression} & {_SPREAD})::bigint END"
         for column in columns
-        for expression in (f"{column}::bigint", f"({column}::bigint >> {_FIELD_BITS})")
+        for expression in (f"{column}::bigint", f"({column}::bigint >> {FIELD_BITS})")
     ]
 
 
