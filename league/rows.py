@@ -10,6 +10,9 @@ the same for a bracket's advance.)
 On PostgreSQL they also run as prepared statements (:func:`cursor`): parsed and planned once per
 connection instead of at every request. PostgreSQL spent more time planning the door's join
 (0.2 ms of CPU) than running it (0.03 ms prepared).
+
+A request's first read may also stand in for the connection's health check
+(:func:`fetch_one_checking`): one round trip instead of two.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections
 from django.db.models import Model
 
 try:
@@ -142,3 +145,35 @@ def fetch_one(sql: str, params: Sequence = ()) -> tuple | None:
     with cursor() as current:
         current.execute(sql, params)
         return current.fetchone()
+
+
+def fetch_one_checking(sql: str, params: Sequence = ()) -> tuple | None:
+    """:func:`fetch_one` for a read that may be a request's first statement, run in place of the
+    connection's health check (``CONN_HEALTH_CHECKS``), which would cost a ``SELECT 1`` round
+    trip of its own before it.
+
+    A read is safe to run twice. If it fails on a connection that is no longer usable (the server
+    restarted, or dropped it while it sat idle between requests), the connection is closed, as
+    the health check would have closed it, and the read runs again on a new one; an error on a
+    usable connection is raised as it is."""
+    if not _health_check_due():
+        return fetch_one(sql, params)
+    connection.health_check_done = True  # this read is the check
+    try:
+        return fetch_one(sql, params)
+    except (OperationalError, InterfaceError):
+        if connection.is_usable():
+            raise
+        connection.close()
+    return fetch_one(sql, params)
+
+
+def _health_check_due() -> bool:
+    """Whether the connection's next statement would first be preceded by a health check (and
+    that statement may run again: not inside a transaction)."""
+    return (
+        connection.connection is not None
+        and connection.health_check_enabled
+        and not connection.health_check_done
+        and not connection.in_atomic_block
+    )

@@ -23,7 +23,7 @@ from league.access import (
 from league.api.authentication import token_sql, token_width
 from league.errors import AccessDeniedError, NotFoundError
 from league.models import Rulebook, Season
-from league.rows import col, columns, fetch_one, q, statement, table
+from league.rows import col, columns, fetch_one_checking, q, statement, table
 from scoring.models import Game
 
 
@@ -114,7 +114,7 @@ def _game_to_score(by: str, value, *, role: str = "", user_id: int | None = None
     with ``role``, whether the user ``user_id`` is an organiser of its league; ``(None, False)``
     when there is no such game."""
     value = Game._meta.get_field(by).get_prep_value(value)
-    row = fetch_one(_door_sql(by, role), [user_id, value] if role else [value])
+    row = fetch_one_checking(_door_sql(by, role), [user_id, value] if role else [value])
     if row is None:
         return None, False
     return _built_door(row[1:] if role else row), bool(row[0]) if role else False
@@ -157,7 +157,7 @@ def token_and_game_to_score(key: str, pk):
         value = Game._meta.pk.get_prep_value(pk)
     except (TypeError, ValueError):
         return NotImplemented
-    row = fetch_one(_token_door_sql(), [value, key])
+    row = fetch_one_checking(_token_door_sql(), [value, key])
     if row is None:
         return None, None
     width = token_width()

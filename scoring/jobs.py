@@ -26,6 +26,11 @@ SWEEP_STALE_SEASONS = "scoring.sweep_stale_seasons"
 COMPUTE_SEASON_RACE = "scoring.compute_season_race"
 
 
+def run_in_process() -> bool:
+    """Whether jobs run in the process that sends them (eager mode), not on a worker."""
+    return bool(current_app.conf.task_always_eager)
+
+
 def send_standings_recompute(season_id: int, *, countdown: float | None = None) -> bool:
     """Recompute a season's standings snapshot (idempotent; ``countdown`` seconds from now).
 

@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
-from league.rows import col, columns, fetch_one, statement, table
+from league.rows import col, columns, fetch_one_checking, statement, table
 
 
 def _columns():
@@ -61,7 +61,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
         read = getattr(self, "_read_with_token", None)
         row = NotImplemented if read is None else read(key)
         if row is NotImplemented:
-            row = fetch_one(_token_only_sql(), [key])
+            row = fetch_one_checking(_token_only_sql(), [key])
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         tokens, users = _columns()

@@ -13,7 +13,7 @@ import contextlib
 import dataclasses
 from collections.abc import Iterable
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 
 from league.domain.rules import GameLength
@@ -237,11 +237,11 @@ def _inserted_fields(model) -> list:
     ]
 
 
-def _insert_values(instance) -> list:
-    """The values an INSERT of ``instance`` stores, as the ORM's insert prepares them (an
-    ``auto_now_add`` time is set on the instance)."""
+def _insert_values(instance, database) -> list:
+    """The values an INSERT of ``instance`` stores in ``database`` (a connection), as the ORM's
+    insert prepares them (an ``auto_now_add`` time is set on the instance)."""
     return [
-        field.get_db_prep_save(field.pre_save(instance, add=True), connection)
+        field.get_db_prep_save(field.pre_save(instance, add=True), database)
         for field in _inserted_fields(type(instance))
     ]
 
@@ -308,19 +308,22 @@ def _store_hand(game: Game, hand: Hand, expected: dict) -> None:
     One statement on PostgreSQL (see :func:`_hand_write_sql`); otherwise three, to be run in a
     transaction (:func:`_one_write`). A taken number or key raises ``IntegrityError``."""
     game_meta = Game._meta
+    # The connection itself, not the ``connection`` proxy: each of its attributes the fields'
+    # preparation reads (hundreds per hand) would go through a thread-local lookup.
+    database = connections[DEFAULT_DB_ALIAS]
     values = [
-        game_meta.get_field(name).get_db_prep_save(getattr(game, name), connection)
+        game_meta.get_field(name).get_db_prep_save(getattr(game, name), database)
         for name in STATE_FIELDS
     ]
     values.append(game.pk)
     nulls = tuple(expected[name] is None for name in RUNNING_FIELDS)
     values += [
-        game_meta.get_field(name).get_db_prep_save(expected[name], connection)
+        game_meta.get_field(name).get_db_prep_save(expected[name], database)
         for name in RUNNING_FIELDS
         if expected[name] is not None
     ]
     change = ResultChange(season_id=game.season_id, game_id=game.pk)
-    hand_values, change_values = _insert_values(hand), _insert_values(change)
+    hand_values, change_values = _insert_values(hand, database), _insert_values(change, database)
     statements = _hand_write_sql(nulls)
     if len(statements) == 1:
         row = fetch_one(statements[0], [*values, *hand_values, *change_values])

@@ -8,7 +8,15 @@ ratings engines, and store one snapshot. Also how a recompute is asked for, coal
   plus the pending rows. A snapshot remembers the version it was computed from; a recompute with
   nothing newer does nothing (idempotent).
 - *coalescing*: forty tables entering hands at once ask for forty recomputes; only one is queued
-  at a time per season (a short-lived cache key), and it reads the newest version when it runs.
+  at a time per season (a short-lived cache key, the *pending key*), and it reads the newest
+  version when it runs. A run clears the key first, so a change committed after that queues the
+  next run.
+- *grace*: a run waits ``PENDING_GRACE`` seconds after clearing the pending key before it reads
+  the changes. So a process that found the key set (or set it) at time t knows that a change it
+  commits before t + ``PENDING_GRACE`` will be read by a run that has not read yet: for that long
+  it does not ask Redis again (one round trip per hand saved on a busy season's hand POSTs).
+  Only durations are compared, each on one machine's monotonic clock: the web and worker clocks
+  need not agree.
 """
 
 from __future__ import annotations
@@ -68,14 +76,54 @@ def race_compute_soon(season_id: int) -> bool:
     return True
 
 
+PENDING_GRACE = 0.05
+"""Seconds a recompute waits between clearing the pending key and reading the changes (*grace*).
+Each run takes this much longer; a web process asks Redis at most once in ``PENDING_SEEN_FOR``
+seconds per season while one is queued."""
+PENDING_SEEN_FOR = 0.8 * PENDING_GRACE
+"""How long a process trusts having seen the pending key: less than the grace, for the time
+between a change's commit and its callback's reading of the clock."""
+
+_pending_seen: dict[int, float] = {}
+"""Per season, the monotonic time until which this process knows a run will read its changes.
+While Redis is down the key lives in each process's fallback cache (``config.cache``) and no
+run can be queued anyway: the changes stay pending for the beat's sweep, as without the grace."""
+_MOST_SEEN = 1024  # seasons remembered before the expired ones are dropped
+
+
+def _grace_applies() -> bool:
+    """Whether runs wait out the grace: not in eager mode, where a run is part of the request
+    that queued it and nothing is saved by trusting the key."""
+    return not jobs.run_in_process()
+
+
 def standings_recompute_soon(season_id: int) -> bool:
-    """Queue a recompute unless one is already queued; say whether this call queued it."""
-    if not cache.add(_pending_key(season_id), 1, timeout=PENDING_SECONDS):
+    """Queue a recompute unless one is already queued; say whether this call queued it.
+
+    Called after a change commits. It asks Redis (the pending key) unless this process found or
+    set the key less than ``PENDING_SEEN_FOR`` ago (*grace*): a run that has yet to read is then
+    certain to read the change."""
+    asked = time.monotonic()
+    if _pending_seen.get(season_id, 0.0) > asked:
         return False
-    if not jobs.send_standings_recompute(season_id, countdown=COALESCE_COUNTDOWN):
+    queued = cache.add(_pending_key(season_id), 1, timeout=PENDING_SECONDS)
+    if queued and not jobs.send_standings_recompute(season_id, countdown=COALESCE_COUNTDOWN):
         cache.delete(_pending_key(season_id))  # not queued: let the next change try again
         return False
-    return True
+    if _grace_applies():  # the key was there at ``asked`` or later: it is cleared after that
+        if len(_pending_seen) >= _MOST_SEEN:
+            for stale in [key for key, until in _pending_seen.items() if until <= asked]:
+                del _pending_seen[stale]
+        _pending_seen[season_id] = asked + PENDING_SEEN_FOR
+    return queued
+
+
+def _clear_pending(season_id: int) -> None:
+    """Clear the season's pending key, so that changes from now on queue another run, and wait
+    out the grace before the run reads anything."""
+    cache.delete(_pending_key(season_id))
+    if _grace_applies():
+        time.sleep(PENDING_GRACE)
 
 
 def season_rules(season: Season) -> SeasonRules:
@@ -133,7 +181,7 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     number to the counter and storing the snapshot at that version. A change committed after the
     read stays pending, so the season stays visibly stale until a run has seen it.
     """
-    cache.delete(_pending_key(season_id))  # changes from now on queue another run
+    _clear_pending(season_id)
     season = Season.objects.get(pk=season_id)
     folded = season.results_version
     pending = list(
