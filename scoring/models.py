@@ -187,7 +187,9 @@ class Hand(models.Model):
         ORGANISER = "organiser", "Organiser"
         IMPORT = "import", "Import"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    # Indexed by hand_game_status_number, which leads with the game: a hand is written at every
+    # deal, and each index on the table is one more entry to write.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveSmallIntegerField()
     # Facts
     makers = models.CharField(max_length=1, choices=Side.choices, blank=True)
@@ -211,7 +213,8 @@ class Hand(models.Model):
     points_b = models.SmallIntegerField()
     # Record keeping
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
-    client_key = models.CharField(max_length=100, null=True, blank=True, unique=True)
+    # NULL, not "", when no key was sent: keys are unique (hand_client_key_unique), absent ones not
+    client_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
     source = models.CharField(max_length=20, choices=Source.choices, default=Source.API)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -225,7 +228,12 @@ class Hand(models.Model):
         related_name="replaces",
     )
     changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,  # hand_changed_by: only the few changed hands
     )
     changed_at = models.DateTimeField(null=True, blank=True)
     change_reason = models.TextField(blank=True)
@@ -240,7 +248,10 @@ class Hand(models.Model):
     class Meta:
         ordering = ["game_id", "number", "created_at"]
         indexes = [
-            models.Index(fields=["game", "status", "number"], name="hand_game_status_number")
+            models.Index(fields=["game", "status", "number"], name="hand_game_status_number"),
+            models.Index(
+                fields=["changed_by"], condition=Q(changed_by__isnull=False), name="hand_changed_by"
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -248,6 +259,8 @@ class Hand(models.Model):
                 condition=Q(status="active"),
                 name="hand_one_active_number_per_game",
             ),
+            # A constraint, not unique=True: that also makes a LIKE index no query uses.
+            models.UniqueConstraint(fields=["client_key"], name="hand_client_key_unique"),
             models.CheckConstraint(
                 condition=Q(tricks_won__isnull=True) | Q(tricks_won__lte=5),
                 name="hand_tricks_0_to_5",

@@ -14,6 +14,7 @@ from django.db.backends.postgresql.base import DatabaseWrapper
 from league.rows import fetch_one_checking
 from scoring.models import Hand
 from tests.api.test_hand_door import post_hand
+from tests.conftest import require
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -23,7 +24,7 @@ def health_checks(monkeypatch):
     """The connection as at the start of a request on a deployment: open, health checks on and
     due (the test client keeps Django from resetting them between requests). Counts the
     connection's own health checks (``is_usable``)."""
-    assert connection.vendor == "postgresql"
+    require(connection.vendor == "postgresql", "needs PostgreSQL (DATABASE_URL)")
     connection.ensure_connection()
     database = connections[DEFAULT_DB_ALIAS]
     monkeypatch.setattr(database, "health_check_enabled", True)
