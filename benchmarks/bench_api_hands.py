@@ -13,8 +13,10 @@ Prints its figures; not a test.
 For each gunicorn configuration (``BENCH_GUNICORN``, e.g. ``sync:2,gthread:2x4``) both servers
 run, and the load (``benchmarks/http_load.py``, a process of its own) goes to them in turn,
 round after round: 1 client (latency alone) and 32 clients (throughput). The box is shared, so
-the figures to read are the ratios to the floor measured in the same round. Then 4 clients enter
-the same hand numbers of one game: every number must be recorded exactly once, the rest 409.
+the figures to read are the ratios to the floor measured in the same round. Under load it also
+prints the CPU each request cost the web processes, PostgreSQL and the load generator (from
+``/proc``): where the machine's time went. Then 4 clients enter the same hand numbers of one
+game: every number must be recorded exactly once, the rest 409.
 """
 
 import json
@@ -186,23 +188,61 @@ def percentile(latencies: list[float], share: float) -> float:
     return latencies[min(len(latencies) - 1, math.ceil(len(latencies) * share) - 1)]
 
 
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by this machine's gunicorn and PostgreSQL processes, and by this
+    process's finished children (the load generator), from ``/proc`` (empty elsewhere)."""
+    import resource
+
+    used = {"web": 0.0, "postgres": 0.0}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not pid.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        kind = "web" if b"gunicorn" in command else "postgres" if b"postgres" in command else None
+        if kind:
+            fields = stat.rsplit(")", 1)[1].split()
+            used[kind] += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used["load"] = children.ru_utime + children.ru_stime
+    return used
+
+
 class Target:
     def __init__(self, name: str, port: int, path: str, token: str | None) -> None:
         self.name, self.port, self.path, self.token = name, port, path, token
         self.alone: list[float] = []
         self.loaded: list[float] = []
         self.rates: list[float] = []
+        self.cpu: dict[str, float] = {}  # CPU seconds per request under load, by process kind
+        self.requests = 0
 
     def run(self, bench: Bench, clients: int, seconds: float) -> None:
         per_client = math.ceil(seconds * MOST_PER_SECOND / clients / HANDS_PER_GAME) + 1
         games = bench.games(clients * per_client)
         plan = [games[n * per_client : (n + 1) * per_client] for n in range(clients)]
+        before = cpu_seconds()
         result = load(self.port, self.path, self.token, plan, seconds)
         if clients == 1:
             self.alone.extend(result["latencies"])
         else:
+            after = cpu_seconds()
+            for kind, used in after.items():
+                self.cpu[kind] = self.cpu.get(kind, 0.0) + used - before.get(kind, 0.0)
+            self.requests += result["count"]
             self.loaded.extend(result["latencies"])
             self.rates.append(result["count"] / result["elapsed"])
+
+    def cpu_line(self) -> str:
+        """Where the CPU went, per request under load: what to cut to move the ratio."""
+        spent = ", ".join(
+            f"{kind} {used / self.requests * 1000:.2f}" for kind, used in self.cpu.items()
+        )
+        return f"  {self.name:<6} CPU ms per request at {CLIENTS} clients: {spent}"
 
     def line(self) -> str:
         alone, loaded = sorted(self.alone), sorted(self.loaded)
@@ -224,6 +264,7 @@ def measure(bench: Bench, config: str) -> dict:
         for target in (floor, hands):  # warm up: connections, imports, caches
             target.run(bench, CLIENTS, 1.0)
             target.alone, target.loaded, target.rates = [], [], []
+            target.cpu, target.requests = {}, 0
         for _ in range(ROUNDS):
             for target in (floor, hands):
                 target.run(bench, 1, SECONDS_ALONE)
@@ -232,6 +273,9 @@ def measure(bench: Bench, config: str) -> dict:
         print(f"gunicorn {' '.join(gunicorn_args(config))}")
         print(floor.line())
         print(hands.line())
+        if floor.requests and hands.requests:
+            print(floor.cpu_line())
+            print(hands.cpu_line())
         ratio = statistics.median(hands.rates) / statistics.median(floor.rates)
         alone = statistics.median(hands.alone) * 1000
         print(
