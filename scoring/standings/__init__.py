@@ -119,10 +119,14 @@ def standings_recompute_soon(season_id: int) -> bool:
 
 
 def _clear_pending(season_id: int) -> None:
-    """Clear the season's pending key, so that changes from now on queue another run, and wait
-    out the grace before the run reads anything."""
-    cache.delete(_pending_key(season_id))
-    if _grace_applies():
+    """Clear the season's pending key, so that changes from now on queue another run, and, if
+    there was a key to clear, wait out the grace before the run reads anything.
+
+    With no key there is nothing to wait for: a key some process saw within the grace and that
+    is gone now was cleared by a run that waited itself, or it was never followed by a run (its
+    send failed, or it expired), and the beat's sweep catches up, as without the grace. So a
+    sweep or ``recompute_standings --all`` over many seasons waits for none of them."""
+    if cache.delete(_pending_key(season_id)) and _grace_applies():
         time.sleep(PENDING_GRACE)
 
 

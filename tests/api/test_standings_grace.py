@@ -103,6 +103,7 @@ def test_a_run_clears_the_key_waits_out_the_grace_then_reads(broker, league, mon
     only then reads anything (the first statement of the run comes after the sleep)."""
     season, (first, second, _third) = team_season(league)
     win(team_game(season, first, second))
+    assert standings_recompute_soon(season.pk) is True  # the key the run clears
     events = []
     default = caches["default"]
     delete = default.delete
@@ -169,3 +170,13 @@ def test_only_so_many_seasons_are_remembered(broker, league, monkeypatch):
     clock.now += 1
     standings_recompute_soon(4)
     assert set(standings._pending_seen) == {4}
+
+
+def test_a_run_with_no_key_to_clear_does_not_wait(broker, league, monkeypatch):
+    """No process can be trusting a key that is not there: a sweep over many seasons (or
+    ``recompute_standings --all``) waits for none of them."""
+    season, (first, second, _third) = team_season(league)
+    win(team_game(season, first, second))
+    monkeypatch.setattr(standings, "time", Clock(slept=None))  # a wait fails the test
+    snapshot = standings.season_standings_recompute(season_id=season.pk)
+    assert snapshot is not None
