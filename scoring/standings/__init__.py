@@ -111,22 +111,29 @@ def standings_recompute_soon(season_id: int) -> bool:
         cache.delete(_pending_key(season_id))  # not queued: let the next change try again
         return False
     if _grace_applies():  # the key was there at ``asked`` or later: it is cleared after that
-        if len(_pending_seen) >= _MOST_SEEN:
-            for stale in [key for key, until in _pending_seen.items() if until <= asked]:
-                del _pending_seen[stale]
+        if len(_pending_seen) >= _MOST_SEEN:  # (a copy: other threads may add meanwhile)
+            for stale, until in list(_pending_seen.items()):
+                if until <= asked:
+                    _pending_seen.pop(stale, None)
         _pending_seen[season_id] = asked + PENDING_SEEN_FOR
     return queued
 
 
-def _clear_pending(season_id: int) -> None:
-    """Clear the season's pending key, so that changes from now on queue another run, and, if
-    there was a key to clear, wait out the grace before the run reads anything.
+def _clear_pending(season_id: int, *, queued: bool) -> None:
+    """Clear the season's pending key, so that changes from now on queue another run, and wait
+    out the grace before the run reads anything: always for a ``queued`` run (a job), else only
+    if there was a key to clear.
 
-    With no key there is nothing to wait for: a key some process saw within the grace and that
-    is gone now was cleared by a run that waited itself, or it was never followed by a run (its
-    send failed, or it expired), and the beat's sweep catches up, as without the grace. So a
-    sweep or ``recompute_standings --all`` over many seasons waits for none of them."""
-    if cache.delete(_pending_key(season_id)) and _grace_applies():
+    A job waits even when it finds no key: the key it was queued for may have expired while the
+    job waited behind a long queue, or Redis may have answered the clearing too late, and a
+    process may still be trusting it. A direct call (an organiser's recompute, a command) that
+    finds no key has nothing to wait for: a key some process saw within the grace and that is
+    gone now was cleared by a run that waited itself, or belongs to a job still to come (which
+    will wait), or was never followed by a run (its send failed), which the beat's sweep catches
+    up, as without the grace. So ``recompute_standings --all`` waits for no season it finds
+    without a key."""
+    cleared = cache.delete(_pending_key(season_id))
+    if (queued or cleared) and _grace_applies():
         time.sleep(PENDING_GRACE)
 
 
@@ -165,8 +172,12 @@ def _cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def season_standings_recompute(*, season_id: int, force: bool = False) -> StandingSnapshot | None:
+def season_standings_recompute(
+    *, season_id: int, force: bool = False, queued: bool = False
+) -> StandingSnapshot | None:
     """Fold the season's pending changes into a new snapshot, if there are any (or ``force``).
+    ``queued``: this run is the job a pending key queued (it waits out the *grace* however it
+    finds the key).
 
     Returns the new snapshot, or ``None`` when the stored one was already current or another
     recompute folded changes meanwhile (it then asks for another run; nothing is lost). Reads, in
@@ -185,7 +196,7 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     number to the counter and storing the snapshot at that version. A change committed after the
     read stays pending, so the season stays visibly stale until a run has seen it.
     """
-    _clear_pending(season_id)
+    _clear_pending(season_id, queued=queued)
     season = Season.objects.get(pk=season_id)
     folded = season.results_version
     pending = list(

@@ -63,8 +63,9 @@ def test_the_trust_ends_before_a_run_can_read():
     assert 0 < PENDING_SEEN_FOR < PENDING_GRACE
 
 
-def test_within_the_grace_a_change_asks_redis_nothing(broker, league):
+def test_within_the_grace_a_change_asks_redis_nothing(broker, league, monkeypatch):
     sent, adds = broker
+    monkeypatch.setattr(standings, "time", Clock(now=10.0))  # a slow machine's pauses: no matter
     season, other = SeasonFactory(league=league), SeasonFactory(league=league)
     assert standings_recompute_soon(season.pk) is True
     assert standings_recompute_soon(season.pk) is False
@@ -74,8 +75,9 @@ def test_within_the_grace_a_change_asks_redis_nothing(broker, league):
     assert len(adds) == 2
 
 
-def test_a_process_that_found_the_key_set_trusts_it_too(broker, league):
+def test_a_process_that_found_the_key_set_trusts_it_too(broker, league, monkeypatch):
     sent, adds = broker
+    monkeypatch.setattr(standings, "time", Clock(now=10.0))
     season, _teams = team_season(league)
     cache.add(f"standings:pending:{season.pk}", 1)  # queued by another process
     adds.clear()
@@ -180,3 +182,16 @@ def test_a_run_with_no_key_to_clear_does_not_wait(broker, league, monkeypatch):
     monkeypatch.setattr(standings, "time", Clock(slept=None))  # a wait fails the test
     snapshot = standings.season_standings_recompute(season_id=season.pk)
     assert snapshot is not None
+
+
+def test_a_queued_run_waits_even_when_its_key_is_gone(broker, league, monkeypatch):
+    """The job's key may have expired while it waited in a long queue, or Redis answered its
+    clearing too late: a process may still trust it, so the job waits all the same."""
+    from scoring.tasks import recompute_season_standings
+
+    season, (first, second, _third) = team_season(league)
+    win(team_game(season, first, second))
+    events = []
+    monkeypatch.setattr(standings, "time", Clock(slept=events))
+    assert recompute_season_standings(season.pk) is not None  # no key in the cache
+    assert events == [("slept", PENDING_GRACE)]

@@ -76,7 +76,7 @@ def test_a_connection_dropped_between_requests_is_replaced(health_checks, organi
         password=settings["PASSWORD"] or None,
         autocommit=True,
     ) as other:
-        other.execute("SELECT pg_terminate_backend(%s)", [dropped])
+        other.execute("SELECT pg_terminate_backend(%s, 5000)", [dropped])  # waits for it
     due()
     response = post_hand(organiser_api, game, 2)
     assert response.status_code == 201, response.content
