@@ -2,6 +2,65 @@
 
 import django.db.models.expressions
 from django.db import migrations, models
+from django.db.migrations.operations.base import Operation
+
+
+class AddFieldsAtOnce(Operation):
+    """``AddField`` for each of ``fields`` of one model, in one ``ALTER TABLE`` on PostgreSQL.
+
+    A stored generated column makes PostgreSQL rewrite the whole table; six ``AddField`` did it
+    six times, each under an exclusive lock (26 s of hand writes waiting at 1M hands), one
+    statement does it once. Elsewhere the fields are added one by one, as ``AddField`` would."""
+
+    reduces_to_sql = True
+    reversible = True
+
+    def __init__(self, operations):
+        self.operations = operations
+
+    def deconstruct(self):
+        return self.__class__.__name__, [self.operations], {}
+
+    def state_forwards(self, app_label, state):
+        for operation in self.operations:
+            operation.state_forwards(app_label, state)
+
+    def _states(self, app_label, before):
+        """The state before each operation and after the last."""
+        states = [before]
+        for operation in self.operations:
+            after = states[-1].clone()
+            operation.state_forwards(app_label, after)
+            states.append(after)
+        return states
+
+    def database_forwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor != "postgresql":
+            states = self._states(app_label, from_state)
+            for index, operation in enumerate(self.operations):
+                operation.database_forwards(
+                    app_label, schema_editor, states[index], states[index + 1]
+                )
+            return
+        model = to_state.apps.get_model(app_label, self.operations[0].model_name)
+        clauses, params = [], []
+        for operation in self.operations:
+            field = model._meta.get_field(operation.name)
+            definition, field_params = schema_editor.column_sql(model, field)
+            clauses.append(f"ADD COLUMN {schema_editor.quote_name(field.column)} {definition}")
+            params.extend(field_params or ())
+        table = schema_editor.quote_name(model._meta.db_table)
+        schema_editor.execute(f"ALTER TABLE {table} {', '.join(clauses)}", params or None)
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        states = self._states(app_label, to_state)
+        for index in reversed(range(len(self.operations))):
+            self.operations[index].database_backwards(
+                app_label, schema_editor, states[index + 1], states[index]
+            )
+
+    def describe(self):
+        return "Add " + ", ".join(operation.name for operation in self.operations) + " at once"
 
 
 class Migration(migrations.Migration):
@@ -10,7 +69,7 @@ class Migration(migrations.Migration):
         ('scoring', '0012_stats_only_on_lines'),
     ]
 
-    operations = [
+    operations = [AddFieldsAtOnce([
         migrations.AddField(
             model_name='hand',
             name='caller_counts_0',
@@ -41,4 +100,4 @@ class Migration(migrations.Migration):
             name='maker_counts_3',
             field=models.GeneratedField(db_persist=True, expression=models.Case(models.When(models.Q(models.Q(('renege', ''), _negated=True), models.Q(('renege', models.F('makers')), _negated=True)), then=models.Value(1)), default=models.Value(0), output_field=models.BigIntegerField()), output_field=models.BigIntegerField()),
         ),
-    ]
+    ])]
