@@ -81,8 +81,10 @@ PENDING_GRACE = 0.05
 Each run takes this much longer; a web process asks Redis at most once in ``PENDING_SEEN_FOR``
 seconds per season while one is queued."""
 PENDING_SEEN_FOR = 0.8 * PENDING_GRACE
-"""How long a process trusts having seen the pending key: less than the grace, for the time
-between a change's commit and its callback's reading of the clock."""
+"""How long a process trusts having seen the pending key. A change is trusted only if its
+callback, which runs after its commit, reads the clock within this long of a look that began
+before Redis saw the key; so it is committed before the run that clears the key can read. A
+margin under the grace, for two machines' clocks that may run at slightly different rates."""
 
 _pending_seen: dict[int, float] = {}
 """Per season, the monotonic time until which this process knows a run will read its changes.
