@@ -104,12 +104,18 @@ if psycopg is not None:
         def execute(self, query, params=None, **kwargs):
             super().execute(query, params, prepare=True, **kwargs)
             if self._query is None:  # psycopg keeps no text of a prepared run: Django's query
-                self._query = _Logged(f"{query} -- {params!r}".encode())  # log reads this
+                self._query = _Logged(query, params)  # log reads this
             return self
 
     class _Logged:
-        def __init__(self, query: bytes):
-            self.query = query
+        """The text Django's query log reads (``cursor._query.query``), written only if read."""
+
+        def __init__(self, query: str, params):
+            self._text, self._params = query, params
+
+        @property
+        def query(self) -> bytes:
+            return f"{self._text} -- {self._params!r}".encode()
 
 
 def cursor():
