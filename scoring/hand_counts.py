@@ -32,6 +32,15 @@ when no lone defender is named)."""
 # share_of writes a caller's own counts back in HAND_COUNT_NAMES order, zero at these two:
 assert [HAND_COUNT_NAMES.index(name) for name in _NOT_ALONE] == [0, 8]
 
+MAKER_COLUMNS = tuple(
+    f"maker_counts_{index}" for index in range(-(-len(MAKER_COUNT_NAMES) // PER_SUM))
+)
+CALLER_COLUMNS = tuple(
+    f"caller_counts_{index}" for index in range(-(-len(SEAT_COUNT_NAMES) // PER_SUM))
+)
+"""The ``Hand`` columns that hold the packed maker and caller counts, in order (one per
+:func:`maker_packs` and :func:`caller_packs` expression)."""
+
 
 def maker_conditions() -> dict[str, Q]:
     """What each of ``MAKER_COUNT_NAMES`` counts among the hands a side made trump, as a

@@ -28,13 +28,8 @@ from django.db.models.functions import Cast
 from league.models import Season
 from scoring.domain.season_totals import GameShare
 from scoring.domain.stats import MAKER_COUNT_NAMES, side_counts
-from scoring.hand_counts import FIELD_BITS, PER_SUM, SEAT_COUNT_NAMES
+from scoring.hand_counts import CALLER_COLUMNS, FIELD_BITS, MAKER_COLUMNS, PER_SUM
 from scoring.models import Game, Hand, StandingGame
-
-_MAKER_PACKS = -(-len(MAKER_COUNT_NAMES) // PER_SUM)
-_CALLER_PACKS = -(-len(SEAT_COUNT_NAMES) // PER_SUM)
-"""How many packed sums a hand's maker and caller counts take (``Hand.maker_counts_*`` and
-``Hand.caller_counts_*``)."""
 
 _RESULT = (
     "seat_0_id",
@@ -86,15 +81,15 @@ def _share_query(season: Season, game_ids: Iterable[int] | None):
     )
     sums: dict[str, Any] = {}
     for side in ("A", "B"):  # each hand's maker counts go to its makers' sums
-        for index in range(_MAKER_PACKS):
+        for index, column in enumerate(MAKER_COLUMNS):
             sums[f"s_{side.lower()}{index}"] = _bigint(
-                Sum(f"counted__maker_counts_{index}", filter=Q(counted__makers=side), default=0)
+                Sum(f"counted__{column}", filter=Q(counted__makers=side), default=0)
             )
     for seat in range(4):  # and its caller counts to its caller's
-        for index in range(_CALLER_PACKS):
+        for index, column in enumerate(CALLER_COLUMNS):
             sums[f"s_c{seat * 2 + index}"] = _bigint(
                 Sum(
-                    f"counted__caller_counts_{index}",
+                    f"counted__{column}",
                     filter=Q(counted__caller_id=F(f"seat_{seat}_id")),
                     default=0,
                 )
