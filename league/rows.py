@@ -135,6 +135,25 @@ def _prepares() -> bool:
     return connection.settings_dict.get("OPTIONS", {}).get("prepare_threshold") is not None
 
 
+def inserted_fields(model: type[Model]) -> list:
+    """The fields an INSERT of ``model`` writes: not the key, nor those the database generates."""
+    return [
+        field
+        for field in model._meta.concrete_fields
+        if not field.primary_key and not field.generated
+    ]
+
+
+def insert_values(instance: Model, database) -> list:
+    """The values an INSERT of ``instance`` stores in ``database`` (a connection), in the order of
+    :func:`inserted_fields`, as the ORM's insert prepares them (an ``auto_now_add`` time is set
+    on the instance)."""
+    return [
+        field.get_db_prep_save(field.pre_save(instance, add=True), database)
+        for field in inserted_fields(type(instance))
+    ]
+
+
 def placeholders(count: int) -> str:
     """``count`` parameter placeholders, comma separated."""
     return ", ".join(["%s"] * count)

@@ -19,7 +19,16 @@ from django.utils import timezone
 from league.domain.rules import GameLength
 from league.domain.rules import Rulebook as RulebookRules
 from league.models import Rulebook
-from league.rows import col, fetch_one, placeholders, q, statement, table
+from league.rows import (
+    col,
+    fetch_one,
+    insert_values,
+    inserted_fields,
+    placeholders,
+    q,
+    statement,
+    table,
+)
 from scoring.domain.engine import GameState, HandScore, Outcome, Side
 from scoring.models import Game, Hand, ResultChange
 from scoring.selectors import dealer_after
@@ -228,24 +237,6 @@ def _apply_state(
     return effects
 
 
-def _inserted_fields(model) -> list:
-    """The columns an INSERT writes: not the key, nor those the database generates."""
-    return [
-        field
-        for field in model._meta.concrete_fields
-        if not field.primary_key and not field.generated
-    ]
-
-
-def _insert_values(instance, database) -> list:
-    """The values an INSERT of ``instance`` stores in ``database`` (a connection), as the ORM's
-    insert prepares them (an ``auto_now_add`` time is set on the instance)."""
-    return [
-        field.get_db_prep_save(field.pre_save(instance, add=True), database)
-        for field in _inserted_fields(type(instance))
-    ]
-
-
 @statement
 def _hand_write_sql(nulls: tuple[bool, ...]) -> tuple[str, ...]:
     """The statements of :func:`_store_hand`, written once per database and per shape of the
@@ -261,15 +252,15 @@ def _hand_write_sql(nulls: tuple[bool, ...]) -> tuple[str, ...]:
         ]
     )
     update = f"UPDATE {table(Game)} SET {sets} WHERE {where}"
-    hand_columns = ", ".join(q(field.column) for field in _inserted_fields(Hand))
-    change_columns = ", ".join(q(field.column) for field in _inserted_fields(ResultChange))
+    hand_columns = ", ".join(q(field.column) for field in inserted_fields(Hand))
+    change_columns = ", ".join(q(field.column) for field in inserted_fields(ResultChange))
     hand_table, change_table = table(Hand), table(ResultChange)
     hand_pk = q(Hand._meta.pk.column)
     if connection.vendor == "postgresql":
 
         def typed(model) -> str:
             return ", ".join(
-                f"CAST(%s AS {field.db_type(connection)})" for field in _inserted_fields(model)
+                f"CAST(%s AS {field.db_type(connection)})" for field in inserted_fields(model)
             )
 
         return (
@@ -281,8 +272,8 @@ def _hand_write_sql(nulls: tuple[bool, ...]) -> tuple[str, ...]:
             f"SELECT {hand_pk} FROM h",
         )
 
-    hand_values = placeholders(len(_inserted_fields(Hand)))
-    change_values = placeholders(len(_inserted_fields(ResultChange)))
+    hand_values = placeholders(len(inserted_fields(Hand)))
+    change_values = placeholders(len(inserted_fields(ResultChange)))
     return (
         update,
         f"INSERT INTO {hand_table} ({hand_columns}) VALUES ({hand_values})",
@@ -323,7 +314,7 @@ def _store_hand(game: Game, hand: Hand, expected: dict) -> None:
         if expected[name] is not None
     ]
     change = ResultChange(season_id=game.season_id, game_id=game.pk)
-    hand_values, change_values = _insert_values(hand, database), _insert_values(change, database)
+    hand_values, change_values = insert_values(hand, database), insert_values(change, database)
     statements = _hand_write_sql(nulls)
     if len(statements) == 1:
         row = fetch_one(statements[0], [*values, *hand_values, *change_values])

@@ -22,7 +22,14 @@ from scoring.services.hand_facts import HandInput
 from scoring.services.hands import hand_correct
 
 
-def game_create(
+def game_create(**details) -> Game:
+    """A new game at a table, stored (:func:`game_new` says what ``details`` are)."""
+    game = game_new(**details)
+    game.save(force_insert=True)
+    return game
+
+
+def game_new(
     *,
     season: Season,
     seats: tuple[Player, Player, Player, Player],
@@ -35,8 +42,10 @@ def game_create(
     hands_per_game: int | None = None,
     counts_for_standings: bool = True,
 ) -> Game:
-    """A new game at a table. Seats are clockwise; seats 0 and 2 are side A. ``hands_per_game``
-    makes it a game of that many hands whatever the rulebook's length (a night's choice)."""
+    """A new game at a table, checked and not yet stored (:func:`game_create` stores one; a
+    bracket stores those of an advance together). Seats are clockwise; seats 0 and 2 are side
+    A. ``hands_per_game`` makes it a game of that many hands whatever the rulebook's length (a
+    night's choice)."""
     if len({player.pk for player in seats}) != 4:
         raise DomainError("a game needs four different players", field="seats")
     if any(player.league_id != season.league_id for player in seats):
@@ -55,7 +64,7 @@ def game_create(
             raise DomainError(f"{team} is not a team of this season", field=name)
         if set(team.player_ids) != {pair[0].pk, pair[1].pk}:
             raise DomainError(f"{team}'s players must sit on its side of the table", field=name)
-    return Game.objects.create(
+    return Game(
         season=season,
         night=night,
         round_number=round_number,

@@ -75,16 +75,72 @@ def test_the_locked_bracket_is_the_orm_s_with_its_season_league_and_team_count(b
         _rows.lock_bracket(-1)
 
 
-def test_matches_are_the_orm_s(bracket_id):
+def test_matches_with_their_links_are_the_orm_s(bracket_id, django_assert_num_queries):
+    """The matches, and their game links as ``match_games`` reads them (a match without a link
+    has none), in one query."""
     fields = ("bracket_id", "code", "order", "round", *MATCH_FIELDS)
     expected = {
         match.code: loaded(match)
         for match in BracketMatch.objects.filter(bracket_id=bracket_id).only(*fields)
     }
     assert any(row["decided_at"] is not None for row in expected.values())
-    found = _rows.matches(bracket_id, list(expected), fields)
+    with django_assert_num_queries(1):
+        found, links = _rows.matches_with_links(bracket_id, list(expected), fields)
     assert {match.code: loaded(match) for match in found} == expected
-    assert [match.code for match in _rows.matches(bracket_id, ["W1-1"], fields)] == ["W1-1"]
+    ids = [match.pk for match in found]
+    assert sorted(links) == sorted(_rows.match_games(ids, _rows.LINK_GAME_FIELDS))
+    linked = {link[1] for link in links}
+    assert len(linked) > 2 and linked < set(ids)  # some matches have games, some none yet
+    code = next(match.code for match in found if match.pk not in linked)
+    assert _rows.matches_with_links(bracket_id, [code], fields)[1] == []
+    one, _ = _rows.matches_with_links(bracket_id, ["W1-1"], fields)
+    assert [match.code for match in one] == ["W1-1"]
+
+
+def test_created_games_and_links_are_stored_as_the_orm_stores_them(
+    bracket_id, django_assert_max_num_queries
+):
+    """Two new games and their links, stored together (one statement on PostgreSQL): each
+    game as ``game_create`` would store it, each link pointing at its own match's game, ids
+    given to both."""
+    from scoring.models import Game
+
+    waiting = list(
+        BracketMatch.objects.filter(bracket_id=bracket_id, status=BracketMatch.Status.READY)
+    )[:2]
+    reference = BracketMatchGame.objects.filter(match__bracket_id=bracket_id).first().game
+    links = []
+    for number, match in enumerate(waiting, start=7):
+        game = scoring.game_new(
+            season=reference.season,
+            seats=(reference.seat_0, reference.seat_1, reference.seat_2, reference.seat_3),
+            round_number=number,
+            first_dealer_seat=number % 4,
+            counts_for_standings=False,
+        )
+        links.append(BracketMatchGame(match=match, game=game, number=number))
+    assert len(links) == 2
+    with django_assert_max_num_queries(1 if _vendor() == "postgresql" else 2):
+        _rows.create_games(links)
+    for link, match in zip(links, waiting, strict=True):
+        stored = BracketMatchGame.objects.select_related("game").get(pk=link.pk)
+        assert (stored.match_id, stored.game_id, stored.number) == (
+            match.pk,
+            link.game.pk,
+            link.number,
+        )
+        assert stored.status == BracketMatchGame.Status.COUNTING
+        assert loaded(stored.game) == loaded(link.game)
+        assert stored.game.round_number == link.number and not stored.game.counts_for_standings
+        assert stored.game.status == Game.Status.SCHEDULED
+    assert len({link.game.captain_token for link in links}) == 2
+    assert _rows.create_games([]) is None
+
+
+def _vendor() -> str:
+    from django.db import connection
+
+    return connection.vendor
 
 
 def test_entries_with_teams_are_the_orm_s(bracket_id):

@@ -14,9 +14,20 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.transaction import TransactionManagementError
 
 from league.models import League, Player, Season, Team
-from league.rows import Columns, col, columns, cursor, fetch, placeholders, table
+from league.rows import (
+    Columns,
+    col,
+    columns,
+    cursor,
+    fetch,
+    insert_values,
+    inserted_fields,
+    placeholders,
+    table,
+)
 from league.rows import q as _q
 from league.rows import statement as _statement
+from scoring.models import Game
 from tournaments.models import Bracket, BracketEntry, BracketMatch, BracketMatchGame
 
 
@@ -99,22 +110,45 @@ def _locked_bracket(row: Sequence) -> Bracket:
     return bracket
 
 
+LINK_GAME_FIELDS = ("status", "winner", "void_reason")
+"""The fields of a linked game that :func:`matches_with_links` reads (after the link's id, match
+id, number and status)."""
+
+
 @_statement
-def _matches_sql(count: int, fields: tuple[str, ...]) -> str:
+def _matches_with_links_sql(count: int, fields: tuple[str, ...]) -> str:
+    link, game = BracketMatchGame, Game
     built = columns(BracketMatch, "m", fields)
+    picked = ", ".join(f"g.{col(game, name)}" for name in LINK_GAME_FIELDS)
     return (
-        f"SELECT {built.sql} FROM {table(BracketMatch)} m "
+        f"SELECT {built.sql}, l.id, l.{col(link, 'number')}, l.{col(link, 'status')}, {picked} "
+        f"FROM {table(BracketMatch)} m "
+        f"LEFT JOIN {table(link)} l ON l.{col(link, 'match')} = m.id "
+        f"LEFT JOIN {table(game)} g ON l.{col(link, 'game')} = g.id "
         f"WHERE m.{col(BracketMatch, 'bracket')} = %s "
-        f"AND m.{col(BracketMatch, 'code')} IN ({placeholders(count)})"
+        f"AND m.{col(BracketMatch, 'code')} IN ({placeholders(count)}) "
+        f"ORDER BY m.id, l.{col(link, 'number')}"
     )
 
 
-def matches(bracket_id: int, codes: Sequence[str], fields: Sequence[str]) -> list[BracketMatch]:
-    """The matches ``codes`` of the bracket, with ``fields`` (and their ids) loaded."""
+def matches_with_links(
+    bracket_id: int, codes: Sequence[str], fields: Sequence[str]
+) -> tuple[list[BracketMatch], list[tuple]]:
+    """:func:`matches` and, read in the same query, their game links as :func:`match_games`
+    gives them (with the game's :data:`LINK_GAME_FIELDS`): one round trip, not two."""
     fields = ("id", *fields)
     built = columns(BracketMatch, "m", fields)
-    rows = fetch(_matches_sql(len(codes), fields), [bracket_id, *codes])
-    return [built.build(row) for row in rows]
+    width = len(built)
+    found: dict[int, BracketMatch] = {}
+    links = []
+    for row in fetch(_matches_with_links_sql(len(codes), fields), [bracket_id, *codes]):
+        match_id = row[0]
+        if match_id not in found:
+            found[match_id] = built.build(row[:width])
+        link_id, number, status, *game = row[width:]
+        if link_id is not None:
+            links.append((link_id, match_id, number, status, *game))
+    return list(found.values()), links
 
 
 def _entry_columns() -> tuple[Columns, ...]:
@@ -206,6 +240,69 @@ def update_matches(matches: Sequence[BracketMatch], names: Sequence[str]) -> Non
     params += [match.pk for match in matches]
     with cursor() as current:
         current.execute(_update_matches_sql(len(matches), tuple(names)), params)
+
+
+def _new_link_fields() -> list:
+    """The fields a new game link is inserted with, but its game (the new game's id)."""
+    return [field for field in inserted_fields(BracketMatchGame) if field.name != "game"]
+
+
+@_statement
+def _create_games_sql(count: int) -> str:
+    """The INSERT of ``count`` games and, in a data-modifying ``WITH``, of their links, joined to
+    their games by the captain token (unique, and made before the INSERT): one round trip."""
+    game_fields, link_fields = inserted_fields(Game), _new_link_fields()
+    row = f"({placeholders(len(game_fields))})"
+    typed = ", ".join(f"CAST(%s AS {field.db_type(connection)})" for field in link_fields)
+    names = ", ".join(_q(field.column) for field in link_fields)
+    token = col(Game, "captain_token")
+    link = BracketMatchGame
+    return (
+        f"WITH g AS (INSERT INTO {table(Game)} "
+        f"({', '.join(_q(field.column) for field in game_fields)}) "
+        f"VALUES {', '.join([row] * count)} RETURNING id, {token}) "
+        f"INSERT INTO {table(link)} ({names}, {col(link, 'game')}) "
+        f"SELECT {', '.join(f'v.{_q(field.column)}' for field in link_fields)}, g.id "
+        f"FROM (VALUES {', '.join([f'({typed}, %s)'] * count)}) AS v({names}, token) "
+        f"INNER JOIN g ON g.{token} = v.token "
+        f"RETURNING id, {col(link, 'match')}, {col(link, 'game')}"
+    )
+
+
+def create_games(links: Sequence[BracketMatchGame]) -> None:
+    """Store the new games of ``links`` (each link's ``game``, checked and not yet stored; one
+    link per match) and the links themselves, giving both their ids. On PostgreSQL in one
+    statement (:func:`_create_games_sql`); elsewhere in two bulk INSERTs."""
+    if not links:
+        return
+    if connection.vendor != "postgresql":
+        Game.objects.bulk_create([link.game for link in links])
+        for link in links:
+            link.game = link.game  # its new id onto the link, the game kept as the link's
+        BracketMatchGame.objects.bulk_create(links)
+        return
+    database = connections[DEFAULT_DB_ALIAS]
+    link_fields = _new_link_fields()
+    params: list = []
+    for link in links:
+        params += insert_values(link.game, database)
+    for link in links:
+        params += [
+            field.get_db_prep_save(field.pre_save(link, add=True), database)
+            for field in link_fields
+        ]
+        params.append(link.game.captain_token)
+    stored = {
+        match_id: (link_id, game_id)
+        for link_id, match_id, game_id in fetch(_create_games_sql(len(links)), params)
+    }
+    if len(stored) != len(links):  # a token taken meanwhile would leave a game unlinked
+        raise RuntimeError(f"{len(links)} games and links to store, {len(stored)} stored")
+    for link in links:
+        link.pk, link.game.pk = stored[link.match_id]
+        link.game = link.game  # its id onto the link, the game kept as the link's
+        for instance in (link, link.game):
+            instance._state.adding, instance._state.db = False, database.alias
 
 
 RELAXED_COMMIT = "set_config('synchronous_commit', 'off', true)"

@@ -21,7 +21,6 @@ from tournaments.services.brackets._loading import IN_PLAY, MATCH_FIELDS, _load,
 from tournaments.services.brackets.match_games import (
     _counting_links,
     _create_next_games,
-    _links,
     _reconcile_games,
     _team_names,
     _void,
@@ -144,12 +143,10 @@ def _advance(bracket: Bracket, code: str) -> bool:
     if structure is None or code not in structure.by_code or structure.by_code[code].pool:
         return False
     codes = [code, *structure.downstream[code]]
-    rows = {
-        row.code: row
-        for row in _rows.matches(
-            bracket.pk, codes, ("bracket_id", "code", "order", "round", *MATCH_FIELDS)
-        )
-    }
+    found, links = _rows.matches_with_links(  # and their game links, in the same read
+        bracket.pk, codes, ("bracket_id", "code", "order", "round", *MATCH_FIELDS)
+    )
+    rows = {row.code: row for row in found}
     match = rows.get(code)
     if match is None or len(rows) != len(codes):
         return False
@@ -170,7 +167,6 @@ def _advance(bracket: Bracket, code: str) -> bool:
         )
         for row in rows.values()
     }
-    links = _links(rows.values())  # read once, for the match and those it feeds
     touched = _reconcile_games(loaded, {code}, links)
     changed = [match] if touched else []
     ready = [match] if match.status == BracketMatch.Status.READY else []

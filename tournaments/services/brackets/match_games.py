@@ -138,7 +138,7 @@ def _counting_links(matches: Sequence[BracketMatch]) -> list[BracketMatchGame]:
 def _links(matches: Collection[BracketMatch]) -> list[tuple]:
     """(link id, match id, number, link status, game status, game winner, game void reason) of
     every game link of ``matches``."""
-    return _rows.match_games([match.pk for match in matches], ("status", "winner", "void_reason"))
+    return _rows.match_games([match.pk for match in matches], _rows.LINK_GAME_FIELDS)
 
 
 def _create_next_games(
@@ -183,7 +183,7 @@ def _create_next_games(
             continue
         number = numbers[match.pk] + 1
         first, second = teams[match.first_team_id], teams[match.second_team_id]
-        game = scoring_services.game_create(
+        game = scoring_services.game_new(
             season=season,
             seats=(first.player_one, second.player_one, first.player_two, second.player_two),
             team_a=first,
@@ -193,4 +193,4 @@ def _create_next_games(
             counts_for_standings=False,
         )
         links.append(BracketMatchGame(match=match, game=game, number=number))
-    BracketMatchGame.objects.bulk_create(links)
+    _rows.create_games(links)  # the games and their links together
