@@ -289,16 +289,33 @@ def night_games(*, night) -> list[Game]:
 
 
 def player_games(*, player, limit: int = 50) -> list[Game]:
-    """A player's most recent games in any season, newest first."""
+    """A player's most recent games in any season, newest first, with their season, teams and
+    seated players.
+
+    The games are read alone, their teams and players after them by id: one join of the game
+    with its season, two teams and four players cost PostgreSQL more to plan (10 ms at 100,000
+    games) than the three plain reads cost in all."""
     from django.db.models import Q
 
-    return list(
+    from league.models import Player, Team
+
+    games = list(
         Game.objects.filter(
             Q(seat_0=player) | Q(seat_1=player) | Q(seat_2=player) | Q(seat_3=player)
         )
-        .select_related("season", "team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3")
+        .select_related("season")
         .order_by("-created_at", "-pk")[:limit]
     )
+    players = Player.objects.in_bulk({pk for game in games for pk in game.seat_player_ids})
+    teams = Team.objects.in_bulk(
+        {pk for game in games for pk in (game.team_a_id, game.team_b_id) if pk is not None}
+    )
+    for game in games:
+        for seat, pk in enumerate(game.seat_player_ids):
+            setattr(game, f"seat_{seat}", players[pk])
+        game.team_a = teams.get(game.team_a_id)
+        game.team_b = teams.get(game.team_b_id)
+    return games
 
 
 def team_games(*, team) -> list[Game]:

@@ -77,11 +77,19 @@ def _rules(season: Season) -> SeasonRules | None:
         return None  # rules the engine refuses: the snapshot (if any) still says its chain
 
 
+def _link_by_pk(name: str, *args) -> Callable[[int], str]:
+    """``reverse(name, args=[*args, pk])`` for any ``pk``, reversed once: a page lists hundreds
+    of partners and opponents, and each ``reverse`` costs tens of microseconds."""
+    marker = 987654321  # an id in the URL's last argument, there alone (rpartition)
+    before, _, after = reverse(name, args=[*args, marker]).rpartition(str(marker))
+    return lambda pk: f"{before}{int(pk)}{after}"
+
+
 def _entrant_link(season: Season) -> Callable[[int], str]:
     slug = season.league.slug
     if season.format == Season.Format.TEAMS:
-        return lambda pk: reverse("public-team", args=[slug, season.pk, pk])
-    return lambda pk: reverse("public-player", args=[slug, pk])
+        return _link_by_pk("public-team", slug, season.pk)
+    return _link_by_pk("public-player", slug)
 
 
 def _night_labels(season: Season) -> dict[int, str]:
@@ -297,9 +305,7 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         raise Http404("no such player in this league")
     names = dict(Player.objects.filter(league=league).values_list("pk", "name"))
 
-    def player_link(pk: int) -> str:
-        return reverse("public-player", args=[slug, pk])
-
+    player_link = _link_by_pk("public-player", slug)
     seasons = []
     # Only the player's stored lines are read, never a snapshot's megabytes of stats.
     with_snapshot = list(

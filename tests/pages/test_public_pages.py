@@ -260,6 +260,43 @@ def test_player_page_stats_partners_opponents_and_rating(client, known):
     assert "1 game rated" in body
 
 
+def test_player_page_links_and_recent_games_in_queries_that_do_not_grow(
+    client, known, django_assert_num_queries
+):
+    """Each partner and opponent links to their own page; the recent games name their sides
+    (teams here) with the score; the queries are as many with more games and more pairs."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.models import Game
+
+    aces, bowers = known["teams"]["Aces"], known["teams"]["Bowers"]
+    ann, al = aces.player_one, aces.player_two
+    address = f"/l/rosies/players/{ann.pk}/"
+    with CaptureQueriesContext(connection) as first:
+        body = client.get(address).content.decode()
+    assert f'<a href="/l/rosies/players/{al.pk}/">Al</a>' in body
+    for opponent in (bowers.player_one, bowers.player_two):
+        assert f'<a href="/l/rosies/players/{opponent.pk}/">{opponent.name}</a>' in body
+    recent = text(body.split("Recent games", 1)[1])
+    assert "Aces 4–0 Clubs" in recent and "Aces 12–0 Bowers" in recent
+    mixed = Game.objects.create(  # no teams: the sides are named by their players
+        season=known["season"],
+        seat_0=ann,
+        seat_1=bowers.player_one,
+        seat_2=al,
+        seat_3=bowers.player_two,
+    )
+    for _ in range(3):
+        team_game(known["season"], aces, bowers, known["nights"][1])
+    hand(mixed, "A", **MARCH)
+    season_standings_recompute(season_id=known["season"].pk)
+    with django_assert_num_queries(len(first)):
+        body = client.get(address).content.decode()
+    recent = text(body.split("Recent games", 1)[1])
+    assert "Ann & Al 2–0 Bea & Bo" in recent and recent.count("Aces 0–0 Bowers") == 3
+
+
 def test_projector(client, known):
     response = client.get(f"{known['base']}projector/")
     assert response["Vary"] == "HX-Request"
