@@ -290,9 +290,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
-        # Django's own logger is set to INFO by its defaults, so its records (a warning per 4xx
-        # answer from django.request) would reach the console whatever the root's level.
-        "django": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+        # Django's own logger is INFO by its defaults, so its records (a warning per 4xx answer
+        # from django.request) would reach the console whatever the root's level. Set where
+        # they start: naming "django" itself would drop its handlers and runserver's format.
+        "django.request": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+        "django.security": {"level": os.environ.get("LOG_LEVEL", "INFO")},
         "django.db.backends": {"level": "WARNING"},
         # Celery logs a line per task at INFO ("Task … succeeded"): with eager tasks (the
         # embedded shape) that is a line per hand in the console, so there it logs warnings and

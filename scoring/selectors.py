@@ -310,6 +310,8 @@ def player_games(*, player, limit: int = 50) -> list[Game]:
     teams = Team.objects.in_bulk(
         {pk for game in games for pk in (game.team_a_id, game.team_b_id) if pk is not None}
     )
+    # A game whose league was deleted between the reads is gone: it is left out.
+    games = [game for game in games if all(pk in players for pk in game.seat_player_ids)]
     for game in games:
         for seat, pk in enumerate(game.seat_player_ids):
             setattr(game, f"seat_{seat}", players[pk])

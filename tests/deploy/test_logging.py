@@ -13,7 +13,11 @@ SCRIPT = (
     "import logging, django; django.setup(); "
     "logging.getLogger('django.request').warning('Conflict: /api/v1/games/1/hands/'); "
     "logging.getLogger('django.request').error('Internal Server Error: /boom/'); "
-    "logging.getLogger('scoring').info('a hand recorded')"
+    "logging.getLogger('scoring').info('a hand recorded'); "
+    "logging.getLogger('django.security.DisallowedHost').warning('Invalid HTTP_HOST header'); "
+    "print([type(h).__name__ for h in logging.getLogger('django').handlers], "
+    "logging.getLogger('django.server').propagate, "
+    "[type(h).__name__ for h in logging.getLogger('django.server').handlers])"
 )
 
 
@@ -26,15 +30,21 @@ def console(level: str | None) -> str:
         [sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
+    # Django's own handlers are kept: mail to ADMINS, runserver's log in its format.
+    assert done.stdout.strip() == "['StreamHandler', 'AdminEmailHandler'] False ['StreamHandler']"
     return done.stderr
 
 
 @pytest.mark.parametrize(
     ("level", "shown", "hidden"),
     [
-        (None, ["Conflict", "Internal Server Error", "a hand recorded"], []),
-        ("WARNING", ["Conflict", "Internal Server Error"], ["a hand recorded"]),
-        ("ERROR", ["Internal Server Error"], ["Conflict", "a hand recorded"]),
+        (None, ["Conflict", "Internal Server Error", "a hand recorded", "Invalid HTTP_HOST"], []),
+        (
+            "WARNING",
+            ["Conflict", "Internal Server Error", "Invalid HTTP_HOST"],
+            ["a hand recorded"],
+        ),
+        ("ERROR", ["Internal Server Error"], ["Conflict", "a hand recorded", "Invalid HTTP_HOST"]),
     ],
 )
 def test_log_level_applies_to_django_s_loggers_too(level, shown, hidden):

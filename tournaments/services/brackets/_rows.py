@@ -269,10 +269,17 @@ def _create_games_sql(count: int) -> str:
     )
 
 
+GAMES_PER_STATEMENT = 500
+"""The most games :func:`create_games` stores in one statement on PostgreSQL: 33 parameters a
+game and its link, bound on the server, which takes at most 65,535 to a statement (a 4,096-team
+knockout publishes 2,048 games)."""
+
+
 def create_games(links: Sequence[BracketMatchGame]) -> None:
     """Store the new games of ``links`` (each link's ``game``, checked and not yet stored; one
     link per match) and the links themselves, giving both their ids. On PostgreSQL in one
-    statement (:func:`_create_games_sql`); elsewhere in two bulk INSERTs."""
+    statement (:func:`_create_games_sql`) for up to :data:`GAMES_PER_STATEMENT` of them;
+    elsewhere in bulk INSERTs."""
     if not links:
         return
     if connection.vendor != "postgresql":
@@ -281,6 +288,11 @@ def create_games(links: Sequence[BracketMatchGame]) -> None:
             link.game = link.game  # its new id onto the link, the game kept as the link's
         BracketMatchGame.objects.bulk_create(links)
         return
+    for start in range(0, len(links), GAMES_PER_STATEMENT):
+        _create_games_at_once(links[start : start + GAMES_PER_STATEMENT])
+
+
+def _create_games_at_once(links: Sequence[BracketMatchGame]) -> None:
     database = connections[DEFAULT_DB_ALIAS]
     link_fields = _new_link_fields()
     params: list = []
@@ -296,8 +308,8 @@ def create_games(links: Sequence[BracketMatchGame]) -> None:
         match_id: (link_id, game_id)
         for link_id, match_id, game_id in fetch(_create_games_sql(len(links)), params)
     }
-    if len(stored) != len(links):  # a token taken meanwhile would leave a game unlinked
-        raise RuntimeError(f"{len(links)} games and links to store, {len(stored)} stored")
+    if len(stored) != len(links):  # two links of one match: the caller's mistake
+        raise ValueError(f"{len(links)} links to store, of {len(stored)} matches")
     for link in links:
         link.pk, link.game.pk = stored[link.match_id]
         link.game = link.game  # its id onto the link, the game kept as the link's
