@@ -7,7 +7,8 @@ created in that database and dropped afterwards by Django's test-database machin
 
 Every game is finished through ``scoring.services.game_record_final_score``; its
 ``game_finished`` signal (sent on commit) runs ``bracket_advance``, which decides the match,
-replays the bracket and creates the games of the matches that became ready. Figures:
+moves its teams on to the matches it feeds (not the whole bracket) and creates the games of the
+matches that became ready, with their links, in one statement. Figures:
 
 - *create*: ``bracket_create`` (seeds by hand) and ``bracket_publish`` (512 first games);
 - *per game*: the whole ``game_record_final_score`` call, advance included;
