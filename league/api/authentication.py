@@ -51,6 +51,14 @@ def _token_only_sql() -> str:
     return f"SELECT {select} FROM {joined} WHERE {where}"
 
 
+def token_of(values) -> object:
+    """The token of a row's token values (``token_width`` of them), its user attached."""
+    tokens, users = _columns()
+    token, user = tokens.build(values[: len(tokens)]), users.build(values[len(tokens) :])
+    token._state.fields_cache["user"] = user
+    return token
+
+
 class TokenAuthentication(authentication.TokenAuthentication):
     def authenticate(self, request):
         view = (getattr(request, "parser_context", None) or {}).get("view")
@@ -64,9 +72,8 @@ class TokenAuthentication(authentication.TokenAuthentication):
             row = fetch_one_checking(_token_only_sql(), [key])
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        tokens, users = _columns()
-        token, user = tokens.build(row[: len(tokens)]), users.build(row[len(tokens) :])
-        token._state.fields_cache["user"] = user
+        token = token_of(row)
+        user = token.user
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return (user, token)
