@@ -49,7 +49,11 @@ for prefix, viewset, basename in bracket_api.VIEWSETS + night_api.VIEWSETS:
 _hands = next(url for url in router.urls if url.name == "game-hands")
 
 urlpatterns = [
-    re_path(rf"^api/v1/{_hands.pattern.regex.pattern.lstrip('^')}", fast_path(_hands.callback)),
+    re_path(
+        rf"^api/v1/{_hands.pattern.regex.pattern.lstrip('^')}",
+        fast_path(_hands.callback),
+        name=_hands.name,
+    ),
     path("api/v1/rulebooks/preview/", RulebookPreviewView.as_view(), name="rulebook-preview"),
     path(
         "api/v1/seasons/<int:pk>/standings/",

@@ -19,6 +19,7 @@ compares statuses, bodies, headers and rows.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -40,7 +41,7 @@ from scoring.models import Hand
 
 TOKEN = re.compile(r"Token ([0-9a-f]{40})")
 ALLOW = "GET, POST, HEAD, OPTIONS"  # as DRF says it for this route (the tests compare them)
-ACCEPTED = {None, "", "*/*", "application/json"}
+ACCEPTED = {None, "*/*", "application/json"}  # (an empty Accept is DRF's 406)
 SIDES = (None, "", "A", "B")  # a tuple: a value may be a list, which no set can hold
 FLAGS = ("caller_alone", "defender_alone", "thrown_in", "misdeal")
 FIELDS = {"makers", "caller", "tricks_won", "renege", "ordered_up", "number", *FLAGS}
@@ -55,8 +56,8 @@ def _whole(value, low: int, high: int) -> bool:
 def plain_facts(body: bytes) -> dict | None:
     """The hand's fields of a plain body, as the input serializer would validate them, or
     ``None`` when the body is not plainly valid (the DRF view decides it)."""
-    try:
-        data = json.loads(body)
+    try:  # strictly UTF-8, as DRF's parser reads it (json.loads would guess UTF-16 or a BOM)
+        data = json.loads(body.decode("utf-8"))
     except ValueError:
         return None
     if type(data) is not dict or not set(data) <= FIELDS:
@@ -77,6 +78,7 @@ def fast_path(drf_view: Callable) -> Callable:
     """The view of the hands URL: the plain case here, everything else by ``drf_view``."""
 
     @csrf_exempt
+    @functools.wraps(drf_view)  # its cls and actions, for DRF's breadcrumbs and the schema
     def view(request: HttpRequest, pk: str) -> HttpResponse:
         response = _plain(request, pk) if _looks_plain(request) else None
         return drf_view(request, pk=pk) if response is None else response

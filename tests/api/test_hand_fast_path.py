@@ -144,6 +144,7 @@ def test_a_plain_hand_post_does_not_reach_drf_and_a_retry_is_answered_the_same(
     [
         {"HTTP_X_CAPTAIN_TOKEN": "x"},
         {"HTTP_ACCEPT": "text/html"},
+        {"HTTP_ACCEPT": ""},
         {"HTTP_AUTHORIZATION": "Bearer abc"},
         {"HTTP_AUTHORIZATION": "token {key}"},
         {"content_type": "application/x-www-form-urlencoded"},
@@ -163,6 +164,17 @@ def test_what_is_not_the_plain_case_goes_to_drf(organiser, make_game, drf_calls,
     content = "makers=A&tricks_won=3" if form else json.dumps(body)
     APIClient().post(f"/api/v1/games/{game.pk}/hands/", content, **kwargs)
     assert drf_calls == [str(game.pk)]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-32"])
+def test_a_body_not_in_plain_utf_8_gets_drf_s_400(organiser_api, make_game, drf_calls, encoding):
+    game = make_game()
+    content = json.dumps({"makers": "A", "tricks_won": 3, "number": 1}).encode(encoding)
+    response = organiser_api.post(
+        f"/api/v1/games/{game.pk}/hands/", content, content_type="application/json"
+    )
+    assert response.status_code == 400 and drf_calls == [str(game.pk)]
+    assert not Hand.objects.filter(game=game).exists()
 
 
 def test_a_body_too_large_is_answered_by_drf(organiser_api, make_game, drf_calls, settings):
