@@ -14,18 +14,6 @@ from scoring.models import Game, Hand
 
 pytestmark = pytest.mark.django_db
 
-FIELDS = [
-    "makers",
-    "caller",
-    "caller_alone",
-    "defender_alone",
-    "tricks_won",
-    "renege",
-    "thrown_in",
-    "misdeal",
-    "ordered_up",
-    "number",
-]
 ODD = st.sampled_from(["3", 3.0, 2**40, -1, [], {}, "true", 1, 0, "", "C", None, True, False])
 VALUES = {
     "makers": st.sampled_from(["A", "B", "", None]) | ODD,
