@@ -144,13 +144,13 @@ def inserted_fields(model: type[Model]) -> list:
     ]
 
 
-def insert_values(instance: Model, database) -> list:
-    """The values an INSERT of ``instance`` stores in ``database`` (a connection), in the order of
-    :func:`inserted_fields`, as the ORM's insert prepares them (an ``auto_now_add`` time is set
-    on the instance)."""
+def insert_values(instance: Model, database, fields: Iterable | None = None) -> list:
+    """The values an INSERT of ``instance`` stores in ``database`` (a connection) for ``fields``
+    (by default :func:`inserted_fields`, in that order), as the ORM's insert prepares them (an
+    ``auto_now_add`` time is set on the instance)."""
     return [
         field.get_db_prep_save(field.pre_save(instance, add=True), database)
-        for field in inserted_fields(type(instance))
+        for field in (inserted_fields(type(instance)) if fields is None else fields)
     ]
 
 

@@ -16,6 +16,7 @@ reading to this class. The same checks are made on what it returns.
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
+from rest_framework.authtoken.models import Token
 
 from league.rows import col, columns, fetch_one_checking, statement, table
 
@@ -51,7 +52,7 @@ def _token_only_sql() -> str:
     return f"SELECT {select} FROM {joined} WHERE {where}"
 
 
-def token_of(values) -> object:
+def token_of(values) -> Token:
     """The token of a row's token values (``token_width`` of them), its user attached."""
     tokens, users = _columns()
     token, user = tokens.build(values[: len(tokens)]), users.build(values[len(tokens) :])

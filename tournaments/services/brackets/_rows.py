@@ -134,8 +134,9 @@ def _matches_with_links_sql(count: int, fields: tuple[str, ...]) -> str:
 def matches_with_links(
     bracket_id: int, codes: Sequence[str], fields: Sequence[str]
 ) -> tuple[list[BracketMatch], list[tuple]]:
-    """:func:`matches` and, read in the same query, their game links as :func:`match_games`
-    gives them (with the game's :data:`LINK_GAME_FIELDS`): one round trip, not two."""
+    """The matches ``codes`` of the bracket, with ``fields`` (and their ids) loaded, and, read in
+    the same query, their game links as :func:`match_games` gives them (with the game's
+    :data:`LINK_GAME_FIELDS`): one round trip, not two."""
     fields = ("id", *fields)
     built = columns(BracketMatch, "m", fields)
     width = len(built)
@@ -299,11 +300,7 @@ def _create_games_at_once(links: Sequence[BracketMatchGame]) -> None:
     for link in links:
         params += insert_values(link.game, database)
     for link in links:
-        params += [
-            field.get_db_prep_save(field.pre_save(link, add=True), database)
-            for field in link_fields
-        ]
-        params.append(link.game.captain_token)
+        params += [*insert_values(link, database, link_fields), link.game.captain_token]
     stored = {
         match_id: (link_id, game_id)
         for link_id, match_id, game_id in fetch(_create_games_sql(len(links)), params)
