@@ -3,7 +3,9 @@
 
 import copy
 import functools
+import operator
 
+from django.core.exceptions import FieldDoesNotExist
 from rest_framework import serializers
 
 from league.models import Player, Season, Team
@@ -355,9 +357,92 @@ def _shared(serializer_class: type[serializers.Serializer]) -> serializers.Seria
 
 def represent(serializer_class: type[serializers.Serializer], instance) -> dict:
     """``serializer_class(instance).data`` for an answer without a request (so without the
-    organiser-only fields), from one serializer per class built once per process.
+    organiser-only fields), by the serializer's fields compiled once per process
+    (:func:`_compiled`).
 
-    A model serializer builds its fields afresh for every instance, by introspecting the model:
-    for a hand and its game that was a third of a hand POST's Python time, and the fields are the
-    same every time (they keep no state of their own while they represent a value)."""
-    return _shared(serializer_class).to_representation(instance)
+    A model serializer builds its fields afresh for every instance, by introspecting the model,
+    and DRF then reads each field through a chain of generic calls: for a hand and its game the
+    two were a third, then a seventh, of a hand POST's Python time. The fields are the same every
+    time, and keep no state of their own while they represent a value."""
+    return _compiled(serializer_class)(instance)
+
+
+_SIMPLE = {  # a field class whose to_representation of a value of these types is the value
+    serializers.IntegerField: int,
+    serializers.BooleanField: bool,
+    serializers.CharField: str,
+}
+
+
+@functools.cache
+def _compiled(serializer_class: type[serializers.Serializer]):
+    """``instance -> dict``: what ``serializer_class``'s ``to_representation`` gives without a
+    request, each field read and shaped by the plainest call that gives what DRF's would.
+
+    Per field, as ``Serializer.to_representation`` does: read the attribute, answer ``None`` for
+    ``None``, else the field's representation. The plain reads: a model field's attribute (the
+    key for a related field's ``pk``), a method field's method. The plain shapes: an integer,
+    boolean or string that a field of exactly that class would give back unchanged. Anything
+    else goes through the field's own ``get_attribute`` and ``to_representation``, and a
+    serializer that represents in its own way is asked as a whole.
+    ``tests/api/test_represent.py`` compares the two on every field's values."""
+    serializer = _shared(serializer_class)
+    if type(serializer).to_representation not in (
+        serializers.Serializer.to_representation,
+        OrganiserOnlyFieldsMixin.to_representation,
+    ):
+        return serializer.to_representation
+    hidden = set(getattr(serializer, "organiser_only_fields", ()))
+    steps = [
+        _step(serializer, field)
+        for field in serializer._readable_fields
+        if field.field_name not in hidden
+    ]
+
+    def represent_one(instance) -> dict:
+        data = {}
+        for name, read, shape in steps:
+            value = read(instance)
+            data[name] = None if value is None else shape(value)
+        return data
+
+    return represent_one
+
+
+def _step(serializer: serializers.Serializer, field: serializers.Field):
+    """``(name, read, shape)`` of one readable field (see :func:`_compiled`)."""
+    model = getattr(getattr(serializer, "Meta", None), "model", None)
+    if isinstance(field, serializers.SerializerMethodField):
+        return field.field_name, lambda instance: instance, getattr(serializer, field.method_name)
+    model_field = _model_field(model, field.source_attrs)
+    if model_field is None:
+        return field.field_name, field.get_attribute, field.to_representation
+    read = operator.attrgetter(model_field.attname)
+    if model_field.is_relation:  # its key, if DRF would read only that
+        if (
+            isinstance(field, serializers.PrimaryKeyRelatedField)
+            and field.use_pk_only_optimization()
+            and field.pk_field is None
+        ):
+            return field.field_name, read, _same
+        return field.field_name, field.get_attribute, field.to_representation
+    plain = _SIMPLE.get(type(field))
+    if plain is None:
+        return field.field_name, read, field.to_representation
+    general = field.to_representation
+    return field.field_name, read, lambda value: value if type(value) is plain else general(value)
+
+
+def _same(value):
+    return value
+
+
+def _model_field(model, source_attrs: list[str]):
+    """The concrete field of ``model`` that ``source_attrs`` names alone, or ``None``."""
+    if model is None or len(source_attrs) != 1:
+        return None
+    try:
+        found = model._meta.get_field(source_attrs[0])
+    except FieldDoesNotExist:
+        return None
+    return found if getattr(found, "concrete", False) else None
