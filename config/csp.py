@@ -5,7 +5,8 @@ after a deep copy of their parts), though for almost every answer they are the s
 no nonce was asked for and no view decorator changed them. That was 6.6% of a hand POST's
 instructions in process (callgrind, ``benchmarks/bench_api_hands.py``'s request). Here such a
 response gets the policies built from the settings once (built again if a test changes the
-settings); any other response, and the DEBUG answers django-csp leaves alone, goes to
+settings, as ``override_settings`` does; a settings dict changed in place is not seen); any
+other response, and the DEBUG answers django-csp leaves alone, goes to
 django-csp's own ``process_response``. ``tests/deploy/test_csp.py`` compares the headers of the
 two on every kind of answer.
 """

@@ -17,6 +17,8 @@ from django.utils.functional import SimpleLazyObject, empty
 
 class MessageMiddleware(DjangoMessageMiddleware):
     def process_request(self, request):
+        if not hasattr(request, "session"):  # made now, so a storage that needs one says so
+            return super().process_request(request)
         request._messages = SimpleLazyObject(lambda: default_storage(request))
 
     def process_response(self, request, response):

@@ -6,7 +6,10 @@ import functools
 import operator
 
 from django.core.exceptions import FieldDoesNotExist
+from django.db.models import Model
 from rest_framework import serializers
+from rest_framework.fields import SkipField
+from rest_framework.relations import PKOnlyObject
 
 from league.models import Player, Season, Team
 from scoring.models import Game, Hand, Side
@@ -376,16 +379,19 @@ _SIMPLE = {  # a field class whose to_representation of a value of these types i
 
 @functools.cache
 def _compiled(serializer_class: type[serializers.Serializer]):
-    """``instance -> dict``: what ``serializer_class``'s ``to_representation`` gives without a
-    request, each field read and shaped by the plainest call that gives what DRF's would.
+    """``instance -> dict``: what ``serializer_class``'s ``to_representation`` gives a model
+    instance without a request, each field read and shaped by the plainest call that gives what
+    DRF's would.
 
-    Per field, as ``Serializer.to_representation`` does: read the attribute, answer ``None`` for
-    ``None``, else the field's representation. The plain reads: a model field's attribute (the
-    key for a related field's ``pk``), a method field's method. The plain shapes: an integer,
-    boolean or string that a field of exactly that class would give back unchanged. Anything
-    else goes through the field's own ``get_attribute`` and ``to_representation``, and a
-    serializer that represents in its own way is asked as a whole.
-    ``tests/api/test_represent.py`` compares the two on every field's values."""
+    Per field, as ``Serializer.to_representation`` does: read the attribute (a field that skips
+    itself is left out), answer ``None`` for ``None`` (or a related key that is ``None``), else
+    the field's representation. The plain reads, for fields of DRF's own classes that read as
+    DRF reads: a model field's attribute, the key of a related field that shows only its key.
+    The plain shape: the value itself, where it is an integer, boolean or string that a field of
+    exactly that class would give back unchanged. Anything else goes through the field's own
+    ``get_attribute`` and ``to_representation``; a method field's method is looked up at each
+    call; a serializer that represents in its own way, or an instance that is not a model
+    instance, is asked as DRF asks. ``tests/api/test_represent.py`` compares the two."""
     serializer = _shared(serializer_class)
     if type(serializer).to_representation not in (
         serializers.Serializer.to_representation,
@@ -400,10 +406,18 @@ def _compiled(serializer_class: type[serializers.Serializer]):
     ]
 
     def represent_one(instance) -> dict:
+        if not isinstance(instance, Model):
+            return serializer.to_representation(instance)
         data = {}
         for name, read, shape in steps:
-            value = read(instance)
-            data[name] = None if value is None else shape(value)
+            try:
+                value = read(instance)
+            except SkipField:
+                continue
+            if value is None or (type(value) is PKOnlyObject and value.pk is None):
+                data[name] = None
+            else:
+                data[name] = shape(value)
         return data
 
     return represent_one
@@ -411,29 +425,33 @@ def _compiled(serializer_class: type[serializers.Serializer]):
 
 def _step(serializer: serializers.Serializer, field: serializers.Field):
     """``(name, read, shape)`` of one readable field (see :func:`_compiled`)."""
+    name, general = field.field_name, (field.get_attribute, field.to_representation)
+    if type(field) is serializers.SerializerMethodField:
+        method = field.method_name
+        return name, _itself, lambda instance: getattr(serializer, method)(instance)
     model = getattr(getattr(serializer, "Meta", None), "model", None)
-    if isinstance(field, serializers.SerializerMethodField):
-        return field.field_name, lambda instance: instance, getattr(serializer, field.method_name)
     model_field = _model_field(model, field.source_attrs)
     if model_field is None:
-        return field.field_name, field.get_attribute, field.to_representation
+        return name, *general
     read = operator.attrgetter(model_field.attname)
     if model_field.is_relation:  # its key, if DRF would read only that
         if (
-            isinstance(field, serializers.PrimaryKeyRelatedField)
+            type(field) is serializers.PrimaryKeyRelatedField
             and field.use_pk_only_optimization()
             and field.pk_field is None
         ):
-            return field.field_name, read, _same
-        return field.field_name, field.get_attribute, field.to_representation
+            return name, read, _itself
+        return name, *general
+    if type(field).get_attribute is not serializers.Field.get_attribute:
+        return name, *general
     plain = _SIMPLE.get(type(field))
     if plain is None:
-        return field.field_name, read, field.to_representation
-    general = field.to_representation
-    return field.field_name, read, lambda value: value if type(value) is plain else general(value)
+        return name, read, field.to_representation
+    shape = field.to_representation
+    return name, read, lambda value: value if type(value) is plain else shape(value)
 
 
-def _same(value):
+def _itself(value):
     return value
 
 

@@ -21,7 +21,9 @@ SMALL = st.integers(min_value=0, max_value=32767)
 TIMES = st.datetimes(
     min_value=dt.datetime(2000, 1, 1),
     max_value=dt.datetime(2100, 1, 1),
-    timezones=st.sampled_from([dt.UTC, ZoneInfo("America/Detroit"), ZoneInfo("Asia/Kolkata")]),
+    timezones=st.sampled_from([None, dt.UTC, ZoneInfo("America/Detroit"), ZoneInfo("Asia/Kolkata")])
+    .map(lambda zone: st.none() if zone is None else st.just(zone))
+    .flatmap(lambda zone: zone),
 )
 SIDES = st.sampled_from(["", "A", "B"])
 
@@ -146,3 +148,58 @@ def test_fields_that_take_the_general_way_give_drfs_values():
 def test_a_boolean_of_another_type_is_shaped_by_the_field(hand, value):
     hand.caller_alone = value
     assert _json(s.represent(s.HandSerializer, hand)) == _json(s.HandSerializer(hand).data)
+
+
+class _Key(drf.PrimaryKeyRelatedField):
+    def to_representation(self, value):
+        return str(value.pk)
+
+
+class _Loud(drf.CharField):
+    def get_attribute(self, instance):
+        return f"{super().get_attribute(instance)}!"
+
+
+class _Edges(drf.ModelSerializer):
+    """Fields DRF reads or shapes in its own ways: each must take the general way."""
+
+    number = drf.IntegerField()  # holding a boolean: DRF gives 1, not True
+    caller = drf.PrimaryKeyRelatedField(read_only=True, pk_field=drf.CharField())
+    rulebook = _Key(read_only=True)
+    change_reason = _Loud()
+    annotated = drf.IntegerField(read_only=True)  # absent from the instance: left out
+
+    class Meta:
+        model = Hand
+        fields = ["id", "number", "caller", "rulebook", "change_reason", "annotated", "summary"]
+
+    summary = drf.SerializerMethodField()
+
+    def get_summary(self, hand):
+        return "as written"
+
+
+@settings(max_examples=50, deadline=None)
+@given(hand=HANDS, number=st.sampled_from([True, False, 3]))
+def test_fields_drf_reads_its_own_way_give_drfs_values(hand, number):
+    hand.number = number
+    assert _json(s.represent(_Edges, hand)) == _json(_Edges(hand).data)
+
+
+def test_a_method_patched_after_first_use_is_the_one_called(monkeypatch):
+    hand = Hand(id=1, game_id=1, number=1, rulebook_id=1, change_reason="")
+    assert s.represent(_Edges, hand)["summary"] == "as written"
+    monkeypatch.setattr(_Edges, "get_summary", lambda self, hand: "patched")
+    assert s.represent(_Edges, hand)["summary"] == "patched"
+
+
+def test_an_instance_that_is_no_model_instance_is_represented_by_drf():
+    row = {"id": 1, "number": 3, "caller": None, "rulebook": None, "change_reason": "x"}
+    assert _json(s.represent(_Edges, row)) == _json(_Edges(row).data)
+    values = {"score_a": 7, "winner": ""}
+    assert s.represent(_Plain, values) == _Plain(values).data == {"score_a": 7, "winner": None}
+
+
+class _Plain(drf.Serializer):
+    score_a = drf.IntegerField()
+    winner = s.SideOrNullField()

@@ -84,6 +84,15 @@ def test_a_changed_setting_is_read_again():
             }
 
 
+def test_changed_excluded_prefixes_are_read_again():
+    case = dict(path="/api/x", status=200, changes={}, nonce=False, preset=False)
+    for prefixes, header in (([], True), (["/api/"], False)):
+        policy = {**POLICY, "EXCLUDE_URL_PREFIXES": prefixes}
+        with override_settings(CONTENT_SECURITY_POLICY=policy):
+            headers, _ = _answer(CSPMiddleware, **case)
+            assert bool(headers) is header, prefixes
+
+
 def test_the_site_answers_with_its_policy(client):
     response = client.get("/healthz")
     assert "frame-ancestors 'none'" in response["Content-Security-Policy"]
