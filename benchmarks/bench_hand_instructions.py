@@ -19,6 +19,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import uuid
@@ -113,7 +114,7 @@ def counted(side: str, env: dict, plan: dict) -> int:
 
 
 def main() -> None:
-    if subprocess.run(["which", "valgrind"], capture_output=True).returncode:
+    if shutil.which("valgrind") is None:
         print("skipped: valgrind is not installed (Debian: apt-get install valgrind)")
         return  # (make bench goes on to the next benchmark)
     api.recreate_database()

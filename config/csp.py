@@ -3,7 +3,7 @@
 django-csp builds both headers' policies again for every response (``csp.utils.build_policy``,
 after a deep copy of their parts), though for almost every answer they are the settings' own:
 no nonce was asked for and no view decorator changed them. That was 6.6% of a hand POST's
-instructions in process (callgrind, ``benchmarks/bench_api_hands.py``'s request). Here such a
+instructions in process (``benchmarks/bench_hand_instructions.py``). Here such a
 response gets the policies built from the settings once (built again if a test changes the
 settings, as ``override_settings`` does; a settings dict changed in place is not seen); any
 other response, and the DEBUG answers django-csp leaves alone, goes to
