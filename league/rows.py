@@ -1,7 +1,7 @@
 """Plain SQL for the reads on the hottest paths (a hand POST's door and its token), written once.
 
 The ORM compiles every queryset anew, at 0.3–0.6 ms of Python each, longer than PostgreSQL takes
-to run these one-row queries. Here a statement is built once per database vendor (its tables and
+to run these one-row queries. Here a statement is built once per database backend (its tables and
 columns taken from the models' ``_meta``) and its rows are turned into model instances with
 ``Model.from_db`` after the same converters the ORM applies (:class:`Columns`): what the callers
 get is what the querysets they replace returned. (``tournaments.services.brackets._rows`` does
@@ -22,6 +22,11 @@ from functools import cache
 
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections
 from django.db.models import Model
+
+# The functions here read the default connection once (``connections[DEFAULT_DB_ALIAS]``) and use
+# that object: each attribute read through the ``connection`` proxy is a lookup in Django's
+# connection handler (an asgiref ``Local``, two failed attribute lookups and a context manager
+# deep), and a hand POST made about thirty of them here.
 
 try:
     import psycopg
@@ -57,28 +62,39 @@ class Columns:
                 *field.get_db_converters(connection),
             ]
             self.converters.append((column, found))
+        self.converting = any(found for _, found in self.converters)
 
     def __len__(self) -> int:
         return len(self.fields)
 
     def build(self, values: Sequence) -> Model:
-        database = connections[DEFAULT_DB_ALIAS]
-        converted = []
-        for value, (column, converters) in zip(values, self.converters, strict=True):
-            for converter in converters:
-                value = converter(value, column, database)
-            converted.append(value)
-        return self.model.from_db(database.alias, self.attnames, converted)
+        if self.converting:
+            database = connections[DEFAULT_DB_ALIAS]
+            converted = []
+            for value, (column, converters) in zip(values, self.converters, strict=True):
+                for converter in converters:
+                    value = converter(value, column, database)
+                converted.append(value)
+            values = converted
+        elif len(values) != len(self.attnames):
+            raise ValueError(f"{len(values)} values for {len(self.attnames)} columns")
+        return self.model.from_db(DEFAULT_DB_ALIAS, self.attnames, values)
+
+
+def _engine() -> str:
+    """The default database's backend, as a key of what is built once for it (read from the
+    connection handler's settings, without a lookup of the connection itself)."""
+    return connections.settings[DEFAULT_DB_ALIAS]["ENGINE"]
 
 
 @cache
-def _columns(vendor: str, model: type[Model], alias: str, names: tuple[str, ...] | None):
+def _columns(engine: str, model: type[Model], alias: str, names: tuple[str, ...] | None):
     return Columns(model, alias, names)
 
 
 def columns(model: type[Model], alias: str, names: Iterable[str] | None = None) -> Columns:
     """:class:`Columns` for the current database, built once."""
-    return _columns(connection.vendor, model, alias, None if names is None else tuple(names))
+    return _columns(_engine(), model, alias, None if names is None else tuple(names))
 
 
 def table(model: type[Model]) -> str:
@@ -90,9 +106,9 @@ def col(model: type[Model], name: str) -> str:
 
 
 def statement(build: Callable[..., str]) -> Callable[..., str]:
-    """``build(*args)``, an SQL statement, built once for each database vendor and ``args``."""
-    built = cache(lambda vendor, *args: build(*args))
-    return lambda *args: built(connection.vendor, *args)
+    """``build(*args)``, an SQL statement, built once for each database backend and ``args``."""
+    built = cache(lambda engine, *args: build(*args))
+    return lambda *args: built(_engine(), *args)
 
 
 if psycopg is not None:
@@ -123,16 +139,17 @@ def cursor():
     errors, broken-transaction check and query log are Django's), around a cursor that prepares
     what it runs on PostgreSQL where the connection allows it (``prepare_threshold`` set in the
     database's ``OPTIONS``; Django's own cursors bind on the client and never prepare)."""
-    if connection.vendor != "postgresql" or not _prepares():
-        return connection.cursor()
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        return connection._prepare_cursor(_PreparingCursor(connection.connection))
+    database = connections[DEFAULT_DB_ALIAS]
+    if database.vendor != "postgresql" or not _prepares(database):
+        return database.cursor()
+    database.close_if_health_check_failed()
+    database.ensure_connection()
+    with database.wrap_database_errors:
+        return database._prepare_cursor(_PreparingCursor(database.connection))
 
 
-def _prepares() -> bool:
-    return connection.settings_dict.get("OPTIONS", {}).get("prepare_threshold") is not None
+def _prepares(database) -> bool:
+    return database.settings_dict.get("OPTIONS", {}).get("prepare_threshold") is not None
 
 
 def inserted_fields(model: type[Model]) -> list:
@@ -181,24 +198,25 @@ def fetch_one_checking(sql: str, params: Sequence = ()) -> tuple | None:
     restarted, or dropped it while it sat idle between requests), the connection is closed, as
     the health check would have closed it, and the read runs again on a new one; an error on a
     usable connection is raised as it is."""
-    if not _health_check_due():
+    database = connections[DEFAULT_DB_ALIAS]
+    if not _health_check_due(database):
         return fetch_one(sql, params)
-    connection.health_check_done = True  # this read is the check
+    database.health_check_done = True  # this read is the check
     try:
         return fetch_one(sql, params)
     except (OperationalError, InterfaceError):
-        if connection.is_usable():
+        if database.is_usable():
             raise
-        connection.close()
+        database.close()
     return fetch_one(sql, params)
 
 
-def _health_check_due() -> bool:
-    """Whether the connection's next statement would first be preceded by a health check (and
+def _health_check_due(database) -> bool:
+    """Whether ``database``'s next statement would first be preceded by a health check (and
     that statement may run again: not inside a transaction)."""
     return (
-        connection.connection is not None
-        and connection.health_check_enabled
-        and not connection.health_check_done
-        and not connection.in_atomic_block
+        database.connection is not None
+        and database.health_check_enabled
+        and not database.health_check_done
+        and not database.in_atomic_block
     )

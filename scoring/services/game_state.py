@@ -284,7 +284,8 @@ def _hand_write_sql(nulls: tuple[bool, ...]) -> tuple[str, ...]:
 def _one_write():
     """What :func:`_store_hand` runs in: nothing more on PostgreSQL outside a transaction (its
     one statement is atomic by itself, and saves a BEGIN and a COMMIT), else ``atomic()``."""
-    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+    database = connections[DEFAULT_DB_ALIAS]  # once: see league.rows
+    if database.vendor == "postgresql" and not database.in_atomic_block:
         return contextlib.nullcontext()
     return transaction.atomic()
 
@@ -321,7 +322,7 @@ def _store_hand(game: Game, hand: Hand, expected: dict) -> None:
         if row is None:
             raise StaleGameError(game.pk)
     else:
-        with connection.cursor() as cursor:
+        with database.cursor() as cursor:
             update, insert_hand, insert_change = statements
             cursor.execute(update, values)
             if cursor.rowcount != 1:
@@ -331,7 +332,7 @@ def _store_hand(game: Game, hand: Hand, expected: dict) -> None:
             cursor.execute(insert_change, change_values)
     hand.pk = row[0]
     hand._state.adding = False
-    hand._state.db = connection.alias
+    hand._state.db = database.alias
 
 
 RESULT_CHANGES = ("finished", "winner_changed", "reopened")
