@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 from collections.abc import Iterable
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
@@ -38,7 +39,21 @@ from scoring.standings import standings_recompute_soon
 
 
 def rulebook_rules(rulebook: Rulebook) -> RulebookRules:
-    return RulebookRules.from_options(rulebook.options)
+    """The rules of a rulebook's options, built once per process for each set of options (the
+    rules are immutable; every hand of a night is scored under the same few)."""
+    options = rulebook.options
+    try:  # each value's type is in the key: True == 1, yet only one of them is a valid count
+        # (in the options' order: it decides which of several errors from_options names)
+        key = tuple((name, type(value), value) for name, value in options.items())
+        hash(key)
+    except (AttributeError, TypeError):  # not a dict of JSON scalars: from_options says why
+        return RulebookRules.from_options(options)
+    return _rules_of(key)
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_of(key: tuple) -> RulebookRules:
+    return RulebookRules.from_options({name: value for name, _, value in key})
 
 
 def game_rules(game: Game, rulebook: Rulebook | None = None) -> RulebookRules:
