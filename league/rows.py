@@ -19,14 +19,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
+from typing import TypeVar
 
-from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections
-from django.db.models import Model
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    InterfaceError,
+    OperationalError,
+    connection,
+    connections,
+    models,
+)
+from django.db.models import Field, Model
 
 # The functions here read the default connection once (``connections[DEFAULT_DB_ALIAS]``) and use
 # that object: each attribute read through the ``connection`` proxy is a lookup in Django's
 # connection handler (an asgiref ``Local``, two failed attribute lookups and a context manager
 # deep), and a hand POST made about thirty of them here.
+
+T = TypeVar("T")
 
 try:
     import psycopg
@@ -105,10 +115,15 @@ def col(model: type[Model], name: str) -> str:
     return q(model._meta.get_field(name).column)
 
 
-def statement(build: Callable[..., str]) -> Callable[..., str]:
-    """``build(*args)``, an SQL statement, built once for each database backend and ``args``."""
+def per_backend(build: Callable[..., T]) -> Callable[..., T]:
+    """``build(*args)``, built once for each database backend and ``args`` (what is built from
+    the models' ``_meta`` and the connection's quoting)."""
     built = cache(lambda engine, *args: build(*args))
     return lambda *args: built(_engine(), *args)
+
+
+statement = per_backend
+"""An SQL statement, built once for each database backend and its arguments (per_backend)."""
 
 
 if psycopg is not None:
@@ -166,9 +181,69 @@ def insert_values(instance: Model, database, fields: Iterable | None = None) -> 
     (by default :func:`inserted_fields`, in that order), as the ORM's insert prepares them (an
     ``auto_now_add`` time is set on the instance)."""
     return [
-        field.get_db_prep_save(field.pre_save(instance, add=True), database)
+        db_value(
+            field,
+            getattr(instance, field.attname)
+            if type(field).pre_save is Field.pre_save
+            else field.pre_save(instance, add=True),
+            database,
+        )
         for field in (inserted_fields(type(instance)) if fields is None else fields)
     ]
+
+
+_PURE = {
+    models.IntegerField,
+    models.SmallIntegerField,
+    models.BigIntegerField,
+    models.PositiveIntegerField,
+    models.PositiveSmallIntegerField,
+    models.PositiveBigIntegerField,
+    models.BooleanField,
+    models.CharField,
+    models.ForeignKey,
+    models.OneToOneField,
+}
+"""Field classes whose ``get_db_prep_save`` of an integer, a string or ``None`` depends on
+nothing but the value and the database backend, and gives an immutable value (a foreign key's is
+its target's: see :func:`_memo_of`)."""
+_MOST_REMEMBERED = 256
+_memos: dict = {}
+
+
+def db_value(field, value, database):
+    """``field.get_db_prep_save(value, database)``, remembered for the few values a field of a
+    :data:`_PURE` class takes again and again (a score, a seat, a side, a flag, a game's key):
+    the ORM's preparation is a chain of generic calls, and a hand's write prepares 43 values."""
+    if value is not None and not isinstance(value, (int, str)):
+        return field.get_db_prep_save(value, database)
+    memo = _memos.get(field)
+    if memo is None:
+        memo = _memos[field] = _memo_of(field)
+    if memo is False:
+        return field.get_db_prep_save(value, database)
+    key = (database.vendor, type(value), value)  # the type: True == 1, an enum member == its str
+    try:
+        return memo[key]
+    except KeyError:
+        prepared = field.get_db_prep_save(value, database)
+        if len(memo) < _MOST_REMEMBERED:  # (a field of unique values stops remembering)
+            memo[key] = prepared
+        return prepared
+
+
+def _memo_of(field) -> dict | bool:
+    """A new memo for ``field``'s values, or ``False`` if its preparation is not remembered."""
+    target = field
+    while type(target) in (models.ForeignKey, models.OneToOneField):
+        target = target.target_field
+    if type(field) not in _PURE or (
+        target is not field
+        and type(target) not in _PURE
+        and type(target) not in (models.AutoField, models.BigAutoField, models.SmallAutoField)
+    ):
+        return False
+    return {}
 
 
 def placeholders(count: int) -> str:

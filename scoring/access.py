@@ -23,7 +23,7 @@ from league.access import (
 from league.api.authentication import token_sql, token_width
 from league.errors import AccessDeniedError, NotFoundError
 from league.models import Rulebook, Season
-from league.rows import col, columns, fetch_one_checking, q, statement, table
+from league.rows import col, columns, fetch_one_checking, per_backend, q, statement, table
 from scoring.models import Game
 
 
@@ -69,6 +69,7 @@ def captain_guesses_exceeded(request, *, increment: bool) -> bool:
     )
 
 
+@per_backend
 def _door_columns():
     return (
         columns(Game, "g"),

@@ -18,9 +18,10 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-from league.rows import col, columns, fetch_one_checking, statement, table
+from league.rows import col, columns, fetch_one_checking, per_backend, statement, table
 
 
+@per_backend
 def _columns():
     token_model = authentication.TokenAuthentication().get_model()
     return columns(token_model, "t"), columns(get_user_model(), "u")
@@ -58,6 +59,12 @@ def token_of(values) -> Token:
     token, user = tokens.build(values[: len(tokens)]), users.build(values[len(tokens) :])
     token._state.fields_cache["user"] = user
     return token
+
+
+def user_of(values):
+    """The user of a row's token values (as ``token_of(values).user``, without the token)."""
+    tokens, users = _columns()
+    return users.build(values[len(tokens) :])
 
 
 class TokenAuthentication(authentication.TokenAuthentication):

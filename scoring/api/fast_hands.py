@@ -32,7 +32,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework.renderers import JSONRenderer
 
 from league.access import is_organiser_given_role
-from league.api.authentication import token_of
+from league.api.authentication import user_of
 from league.errors import DomainError
 from scoring import services
 from scoring.access import token_and_game_to_score
@@ -113,7 +113,7 @@ def _plain(request: HttpRequest, pk: str) -> HttpResponse | None:
     token_values, door = token_and_game_to_score(key[1], pk)
     if token_values is None or door is None or door.game is None:
         return None
-    user = token_of(token_values).user
+    user = user_of(token_values)
     if not user.is_active or not is_organiser_given_role(user=user, has_role=door.has_role):
         return None
     try:

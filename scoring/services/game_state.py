@@ -22,6 +22,7 @@ from league.domain.rules import Rulebook as RulebookRules
 from league.models import Rulebook
 from league.rows import (
     col,
+    db_value,
     fetch_one,
     insert_values,
     inserted_fields,
@@ -319,13 +320,12 @@ def _store_hand(game: Game, hand: Hand, expected: dict) -> None:
     # preparation reads (hundreds per hand) would go through a thread-local lookup.
     database = connections[DEFAULT_DB_ALIAS]
     values = [
-        game_meta.get_field(name).get_db_prep_save(getattr(game, name), database)
-        for name in STATE_FIELDS
+        db_value(game_meta.get_field(name), getattr(game, name), database) for name in STATE_FIELDS
     ]
     values.append(game.pk)
     nulls = tuple(expected[name] is None for name in RUNNING_FIELDS)
     values += [
-        game_meta.get_field(name).get_db_prep_save(expected[name], database)
+        db_value(game_meta.get_field(name), expected[name], database)
         for name in RUNNING_FIELDS
         if expected[name] is not None
     ]
