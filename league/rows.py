@@ -255,13 +255,15 @@ def fetch(sql: str, params: Sequence = ()) -> list[tuple]:
     """The rows of ``sql`` (prepared on PostgreSQL, see :func:`cursor`)."""
     with cursor() as current:
         current.execute(sql, params)
-        return current.fetchall()
+        with current.db.wrap_database_errors:  # as Django's wrapper wraps its fetches, with
+            return current.cursor.fetchall()  # no wrapper function made at each call
 
 
 def fetch_one(sql: str, params: Sequence = ()) -> tuple | None:
     with cursor() as current:
         current.execute(sql, params)
-        return current.fetchone()
+        with current.db.wrap_database_errors:
+            return current.cursor.fetchone()
 
 
 def fetch_one_checking(sql: str, params: Sequence = ()) -> tuple | None:

@@ -120,7 +120,7 @@ def _plain(request: HttpRequest, pk: str) -> HttpResponse | None:
         result = services.hand_record(
             game=door.game,
             data=services.HandInput.from_data(data),
-            client_key=request.headers.get("Idempotency-Key") or None,
+            client_key=request.META.get("HTTP_IDEMPOTENCY_KEY") or None,
             expected_number=data.get("number"),
             source=Hand.Source.API,
             user=user,

@@ -14,7 +14,8 @@ import dataclasses
 import functools
 from collections.abc import Iterable
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, router, transaction
+from django.db.models import DEFERRED
 from django.utils import timezone
 
 from league.domain.rules import GameLength
@@ -84,27 +85,49 @@ def _new_hand(
     entered_by,
     client_key: str | None = None,
 ) -> Hand:
-    """One hand row, not saved yet: the facts as entered and the points the engine derived."""
-    return Hand(
-        game=game,
-        number=number,
-        makers=data.makers or "",
-        caller_id=data.caller_id,
-        caller_alone=data.caller_alone,
-        defender_alone=data.defender_alone,
-        tricks_won=data.tricks_won,
-        renege=data.renege or "",
-        thrown_in=data.thrown_in,
-        misdeal=data.misdeal,
-        ordered_up=data.ordered_up,
-        dealer_seat=dealer_seat,
-        rulebook=game.season.rulebook,
-        outcome=score.outcome.value,
-        points_a=score.points_a,
-        points_b=score.points_b,
-        client_key=client_key,
-        source=source,
-        entered_by=entered_by,
+    """One hand row, not saved yet: the facts as entered and the points the engine derived.
+
+    Made as ``Hand(game=game, …, rulebook=…, entered_by=…)`` would make it, by the model's
+    positional constructor (every concrete field's value in order, the others' defaults), which
+    costs a third of the keyword one; the related objects are cached on it as their descriptors
+    cache them. ``tests/api/test_hand_running_state.py`` compares the two."""
+    rulebook = game.season.rulebook
+    given = {
+        "game_id": game.pk,
+        "number": number,
+        "makers": data.makers or "",
+        "caller_id": data.caller_id,
+        "caller_alone": data.caller_alone,
+        "defender_alone": data.defender_alone,
+        "tricks_won": data.tricks_won,
+        "renege": data.renege or "",
+        "thrown_in": data.thrown_in,
+        "misdeal": data.misdeal,
+        "ordered_up": data.ordered_up,
+        "dealer_seat": dealer_seat,
+        "rulebook_id": rulebook.pk,
+        "outcome": score.outcome.value,
+        "points_a": score.points_a,
+        "points_b": score.points_b,
+        "client_key": client_key,
+        "source": source,
+        "entered_by_id": None if entered_by is None else entered_by.pk,
+    }
+    hand = Hand(*[given[name] if name in given else make() for name, make in _hand_layout()])
+    cached = hand._state.fields_cache
+    cached["game"], cached["rulebook"], cached["entered_by"] = game, rulebook, entered_by
+    hand._state.db = router.db_for_write(Hand, instance=game)  # as assigning ``game`` sets it
+    return hand
+
+
+@functools.cache
+def _hand_layout() -> tuple:
+    """``(attname, value maker)`` of every concrete field of a hand, in the constructor's order:
+    a maker gives the field's default (``DEFERRED`` for a generated field, as the keyword
+    constructor leaves it unset)."""
+    return tuple(
+        (field.attname, (lambda: DEFERRED) if field.generated else field.get_default)
+        for field in Hand._meta.concrete_fields
     )
 
 
