@@ -121,12 +121,25 @@ def _game_to_score(by: str, value, *, role: str = "", user_id: int | None = None
     return _built_door(row[1:] if role else row), bool(row[0]) if role else False
 
 
+USER_FIELDS = ("id", "is_active", "is_superuser")
+"""What the plain hand POST reads of its token's user (``user_and_game_to_score``): who it is,
+whether it may sign in, whether its being an organiser depends on a role row."""
+
+
+@per_backend
+def _user_columns():
+    return columns(get_user_model(), "u", USER_FIELDS)
+
+
 @statement
-def _token_door_sql() -> str:
+def _token_door_sql(users_only: bool = False) -> str:
     """The token's statement (``league.api.authentication.token_sql``) with, for the game whose
     id is the first ``%s``, whether the token's user has a role in its league and the door's
-    columns (``_door_sql``), all NULL when there is no such game."""
+    columns (``_door_sql``), all NULL when there is no such game. ``users_only``: of the token
+    and its user, only the user's :data:`USER_FIELDS`."""
     select, joined, where = token_sql()
+    if users_only:
+        select = _user_columns().sql
     games, seasons, rulebooks = _door_columns()
     user_id = get_user_model()._meta.pk
     role = role_row_sql(
@@ -165,6 +178,25 @@ def token_and_game_to_score(key: str, pk):
     token_values, has_role, door = row[:width], row[width], row[width + 1 :]
     game = None if door[0] is None else _built_door(door)
     return token_values, TokenDoor(key, pk, game, bool(has_role))
+
+
+def user_and_game_to_score(key: str, pk):
+    """:func:`token_and_game_to_score`, with the token's user alone, its :data:`USER_FIELDS`
+    read (the others deferred, as with ``only()``; ``None`` for no such token), in place of the
+    token's values: the plain hand POST's door (``scoring.api.fast_hands``), which needs no more
+    of either and so parses no password, name or sign-in times."""
+    try:
+        value = Game._meta.pk.get_prep_value(pk)
+    except (TypeError, ValueError):
+        return NotImplemented
+    row = fetch_one_checking(_token_door_sql(True), [value, key])
+    if row is None:
+        return None, None
+    users = _user_columns()
+    width = len(users)
+    has_role, door = row[width], row[width + 1 :]
+    game = None if door[0] is None else _built_door(door)
+    return users.build(row[:width]), TokenDoor(key, pk, game, bool(has_role))
 
 
 def game_for_captain(*, token: str, to_score: bool = False) -> Game:

@@ -61,12 +61,6 @@ def token_of(values) -> Token:
     return token
 
 
-def user_of(values):
-    """The user of a row's token values (as ``token_of(values).user``, without the token)."""
-    tokens, users = _columns()
-    return users.build(values[len(tokens) :])
-
-
 class TokenAuthentication(authentication.TokenAuthentication):
     def authenticate(self, request):
         view = (getattr(request, "parser_context", None) or {}).get("view")

@@ -5,9 +5,10 @@ The hand POST is the busiest request of a night, and DRF's dispatch and input se
 about 30% of its cost under load (``benchmarks/bench_api_hands.py``). The *plain case*: a POST
 with no query string, a JSON body of the hand's fields in their JSON types, an organiser's
 ``Authorization: Token …`` header, no captain token, no session cookie, and an ``Accept`` that
-JSON answers. It is read and written by the same door read (``token_and_game_to_score``), the
-same service (``hand_record``) and the same serializers (``represent``) as the DRF view, and
-answered with the same bytes and headers.
+JSON answers. It is read and written by the same door read (``token_and_game_to_score``, with of
+the token's user only what a write needs: ``user_and_game_to_score``), the same service
+(``hand_record``) and the same serializers (``represent``) as the DRF view, and answered with the
+same bytes and headers.
 
 Whatever the plain case does not plainly allow goes to the DRF view, which decides it as before:
 a field of another type or value, an unknown field, a token that is no token, a game the user
@@ -32,10 +33,9 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework.renderers import JSONRenderer
 
 from league.access import is_organiser_given_role
-from league.api.authentication import user_of
 from league.errors import DomainError
 from scoring import services
-from scoring.access import token_and_game_to_score
+from scoring.access import user_and_game_to_score
 from scoring.api import serializers as s
 from scoring.models import Hand
 
@@ -110,10 +110,9 @@ def _plain(request: HttpRequest, pk: str) -> HttpResponse | None:
     data = plain_facts(body)
     if data is None:
         return None
-    token_values, door = token_and_game_to_score(key[1], pk)
-    if token_values is None or door is None or door.game is None:
+    user, door = user_and_game_to_score(key[1], pk)
+    if user is None or door is None or door.game is None:
         return None
-    user = user_of(token_values)
     if not user.is_active or not is_organiser_given_role(user=user, has_role=door.has_role):
         return None
     try:
