@@ -6,9 +6,8 @@ clear conflict, never a second hand (the database's uniqueness decides).
 
 from __future__ import annotations
 
-import copy
-
 from django.db import IntegrityError, transaction
+from django.db.models.base import ModelState
 from django.utils import timezone
 
 from league.audit import actor_of, audit_record, hand_picture
@@ -144,7 +143,7 @@ def _write(game, data, client_key, source, user, planned) -> HandResult:
     written). Under the row's lock that is a given; on the door's unlocked read it is the
     check."""
     number, dealer_seat, score, state = planned
-    game = copy.copy(game)  # the caller's object is left as it was read
+    game = _copied(game)  # the caller's object is left as it was read
     read = _running_fields(game)
     _apply_running(game, number, next_dealer(dealer_seat, score))
     effects = _apply_state(game, state, has_hands=True, save=False)
@@ -161,6 +160,20 @@ def _write(game, data, client_key, source, user, planned) -> HandResult:
     _store_hand(game, hand, read)
     _results_changed(game, effects, logged=True)
     return HandResult(hand, game, True, score.summary, effects)
+
+
+def _copied(game: Game) -> Game:
+    """``copy.copy(game)`` as Django's pickling hooks make it (``Model.__getstate__``): the
+    attributes copied, a new ``_state`` with a fields cache of its own; made directly, without
+    the generic copy protocol and the app-registry lookup of ``model_unpickle``. (A game has no
+    binary field, the one kind ``__getstate__`` treats apart.)"""
+    clone = Game.__new__(Game)
+    clone.__dict__.update(game.__dict__)
+    state = ModelState.__new__(ModelState)
+    state.__dict__.update(game._state.__dict__)
+    state.fields_cache = game._state.fields_cache.copy()
+    clone._state = state
+    return clone
 
 
 def _hand_record(game, data, client_key, expected_number, source, user) -> HandResult:

@@ -83,3 +83,29 @@ def test_a_new_hand_is_the_one_the_keyword_constructor_makes(
     assert _seen(made) == _seen(expected)
     assert made.game is game and made.rulebook is game.season.rulebook
     assert made.entered_by is user
+
+
+def test_a_copied_game_is_what_copy_copy_makes_and_changes_apart_from_it():
+    import copy
+
+    from scoring.services.hands import _copied
+
+    season = Season(pk=3, league_id=2, rulebook=Rulebook(pk=5, options={}))
+    game = Game.from_db(
+        "default",
+        ["id", "season_id", "seat_0_id", "seat_1_id", "seat_2_id", "seat_3_id", "score_a"],
+        [7, 3, 1, 2, 3, 4, 6],
+    )
+    game._state.fields_cache["season"] = season
+    made, expected = _copied(game), copy.copy(game)
+    left_out = {"_state", "_django_version"}  # (the pickling round leaves the version behind)
+    assert {k: v for k, v in vars(made).items() if k not in left_out} == {
+        k: v for k, v in vars(expected).items() if k not in left_out
+    }
+    assert set(vars(made)) == set(vars(expected)) - {"_django_version"}
+    assert vars(made._state) == vars(expected._state)
+    assert made._state is not game._state
+    made.score_a = 8
+    made._state.fields_cache["season"] = None
+    made._state.adding = True
+    assert (game.score_a, game.season, game._state.adding) == (6, season, False)
