@@ -167,17 +167,7 @@ def token_and_game_to_score(key: str, pk):
     """The token ``key``'s values (``league.api.authentication.token_width``; ``None`` for no such
     token) and the :class:`TokenDoor` to game ``pk``, in one statement; ``NotImplemented`` when
     ``pk`` is no game id (the usual reads answer it)."""
-    try:
-        value = Game._meta.pk.get_prep_value(pk)
-    except (TypeError, ValueError):
-        return NotImplemented
-    row = fetch_one_checking(_token_door_sql(), [value, key])
-    if row is None:
-        return None, None
-    width = token_width()
-    token_values, has_role, door = row[:width], row[width], row[width + 1 :]
-    game = None if door[0] is None else _built_door(door)
-    return token_values, TokenDoor(key, pk, game, bool(has_role))
+    return _door_read(key, pk, users_only=False)
 
 
 def user_and_game_to_score(key: str, pk):
@@ -185,18 +175,26 @@ def user_and_game_to_score(key: str, pk):
     read (the others deferred, as with ``only()``; ``None`` for no such token), in place of the
     token's values: the plain hand POST's door (``scoring.api.fast_hands``), which needs no more
     of either and so parses no password, name or sign-in times."""
+    read = _door_read(key, pk, users_only=True)
+    if read is NotImplemented or read[0] is None:
+        return read
+    values, door = read
+    return _user_columns().build(values), door
+
+
+def _door_read(key: str, pk, *, users_only: bool):
+    """``(the row's token or user values, TokenDoor)`` of ``_token_door_sql(users_only)``."""
     try:
         value = Game._meta.pk.get_prep_value(pk)
     except (TypeError, ValueError):
         return NotImplemented
-    row = fetch_one_checking(_token_door_sql(True), [value, key])
+    row = fetch_one_checking(_token_door_sql(users_only), [value, key])
     if row is None:
         return None, None
-    users = _user_columns()
-    width = len(users)
-    has_role, door = row[width], row[width + 1 :]
+    width = len(_user_columns()) if users_only else token_width()
+    values, has_role, door = row[:width], row[width], row[width + 1 :]
     game = None if door[0] is None else _built_door(door)
-    return users.build(row[:width]), TokenDoor(key, pk, game, bool(has_role))
+    return values, TokenDoor(key, pk, game, bool(has_role))
 
 
 def game_for_captain(*, token: str, to_score: bool = False) -> Game:

@@ -90,7 +90,7 @@ def _new_hand(
     Made as ``Hand(game=game, …, rulebook=…, entered_by=…)`` would make it, by the model's
     positional constructor (every concrete field's value in order, the others' defaults), which
     costs a third of the keyword one; the related objects are cached on it as their descriptors
-    cache them. ``tests/api/test_hand_running_state.py`` compares the two."""
+    cache them. ``tests/api/test_new_hand.py`` compares the two."""
     rulebook = game.season.rulebook
     given = {
         "game_id": game.pk,
