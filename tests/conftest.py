@@ -1,5 +1,8 @@
 import os
+import random
+from types import SimpleNamespace
 
+import django_ratelimit.core
 import pytest
 from django.test import Client
 from rest_framework.authtoken.models import Token
@@ -17,6 +20,15 @@ def require(condition: bool, reason: str) -> None:
     if IN_CI:
         pytest.fail(f"CI=true and {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.fixture
+def one_minute(monkeypatch):
+    """One rate-limit window for the whole test (no window boundary falls between its
+    requests), and a client address of its own, so counts left in a shared cache (Redis) by
+    other tests never mix in."""
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: 1.8e9 + 7))
+    return f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
 
 
 @pytest.fixture

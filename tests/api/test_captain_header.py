@@ -1,10 +1,6 @@
 """The API's ``X-Captain-Token`` door: wrong tokens share the ``/t/`` links' guess limit, and a
 captain must say which hand it is entering (``number``), so a retry cannot record a hand twice."""
 
-import random
-from types import SimpleNamespace
-
-import django_ratelimit.core
 import pytest
 
 from scoring.models import Hand
@@ -17,14 +13,6 @@ def hand(api, game, *, token, key=None, address="127.0.0.1", **facts):
     if key:
         headers["HTTP_IDEMPOTENCY_KEY"] = key
     return api.post(f"/api/v1/games/{game.pk}/hands/", facts, format="json", **headers)
-
-
-@pytest.fixture
-def one_minute(monkeypatch):
-    """One rate-limit window for the whole test, and a client address of its own, so counts left
-    in a shared cache (Redis) by other tests never mix in."""
-    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: 1.8e9 + 7))
-    return f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
 
 
 def test_the_31st_wrong_header_in_a_minute_is_refused_with_429(api, client, make_game, one_minute):

@@ -3,13 +3,10 @@ JavaScript) work end to end with redirect-after-post, the script's partial answe
 and conflicts, undo, corrections, confirmation, and the door (friendly 404, rate limit, noindex).
 """
 
-import random
 import re
 from html import escape
 from pathlib import Path
-from types import SimpleNamespace
 
-import django_ratelimit.core
 import pytest
 from django.contrib.staticfiles import finders
 
@@ -342,12 +339,9 @@ def test_a_wrong_or_revoked_token_gets_the_friendly_page(client, make_game):
     assert not Hand.objects.exists()
 
 
-def test_wrong_guesses_are_rate_limited_per_address(client, make_game, settings, monkeypatch):
+def test_wrong_guesses_are_rate_limited_per_address(client, make_game, settings, one_minute):
     settings.CAPTAIN_TOKEN_GUESSES_PER_MINUTE = "3/m"
-    # One minute's window for the whole test (no boundary in the middle), and an address of its
-    # own, so counts left in a shared cache (Redis) by other tests or runs never mix in.
-    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: 1.8e9 + 1))
-    address = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
+    address = one_minute
     other_address = "10.255.255.255" if address != "10.255.255.255" else "10.255.255.254"
     game = make_game()
     for _ in range(5):  # right tokens are not counted

@@ -46,7 +46,7 @@ def test_login_then_the_workspace(organiser):
     assert client.get("/manage/").status_code == 302
 
 
-def test_login_is_rate_limited_per_username(organiser, settings):
+def test_login_is_rate_limited_per_username(organiser, settings, one_minute):
     addresses = iter(f"10.0.0.{n}" for n in range(1, 50))
     for _ in range(10):
         wrong = Client(REMOTE_ADDR=next(addresses)).post(
@@ -62,8 +62,8 @@ def test_login_is_rate_limited_per_username(organiser, settings):
     assert "_auth_user_id" not in refused.wsgi_request.session
 
 
-def test_login_is_rate_limited_per_address(db):
-    client = Client(REMOTE_ADDR="10.9.9.9")
+def test_login_is_rate_limited_per_address(db, one_minute):
+    client = Client(REMOTE_ADDR=one_minute)
     for n in range(10):
         client.post(reverse("manage:login"), {"username": f"user{n}", "password": "x"})
     assert (
