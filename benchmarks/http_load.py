@@ -5,8 +5,10 @@ Reads a JSON plan on stdin and writes a JSON result on stdout. Each client is on
 HTTP/1.1 connection (reopened when the server closes it, as a sync gunicorn worker does; the
 reconnection counts in that request's time) that posts hands one after another to its own games,
 ``hands_per_game`` each with numbers 1, 2, … and a fresh Idempotency-Key, until ``seconds`` are
-up. Requests are written as raw bytes and answers read by their Content-Length (or chunks): the
-client's own cost per request is tens of microseconds, small beside either server's.
+up. Requests are written as raw bytes and answers read by their Content-Length (or chunks). The
+client is not free: it shares the box with the servers, and ``bench_api_hands.py`` prints its CPU
+per request beside theirs ("load": 0.6-1.0 ms on a 2-core VM, and 15-35% more in the hands'
+rounds than in the floor's, for the same requests).
 
 Plan: ``{"port", "path" (with {game}), "token" (or null), "seconds", "hands_per_game",
 "clients": [[game ids of client 0], …]}``. Result: ``{"count", "elapsed", "latencies" (seconds,
