@@ -207,6 +207,7 @@ _PURE = {
 """Field classes whose ``get_db_prep_save`` of an integer, a string or ``None`` depends on
 nothing but the value and the database backend, and gives an immutable value (a foreign key's is
 its target's: see :func:`_memo_of`)."""
+_AUTO = (models.AutoField, models.BigAutoField, models.SmallAutoField)
 _MOST_REMEMBERED = 256
 _memos: dict = {}
 
@@ -233,17 +234,17 @@ def db_value(field, value, database):
 
 
 def _memo_of(field) -> dict | bool:
-    """A new memo for ``field``'s values, or ``False`` if its preparation is not remembered."""
+    """A new memo for ``field``'s values, or ``False`` if its preparation is not remembered: a
+    field of a :data:`_PURE` class, whose key (for a related field, through every hop) ends on a
+    field of such a class or on an automatic key."""
+    if type(field) not in _PURE:
+        return False
     target = field
     while type(target) in (models.ForeignKey, models.OneToOneField):
         target = target.target_field
-    if type(field) not in _PURE or (
-        target is not field
-        and type(target) not in _PURE
-        and type(target) not in (models.AutoField, models.BigAutoField, models.SmallAutoField)
-    ):
-        return False
-    return {}
+    if target is field or type(target) in _PURE or type(target) in _AUTO:
+        return {}
+    return False
 
 
 def placeholders(count: int) -> str:
