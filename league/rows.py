@@ -29,7 +29,11 @@ from django.db import (
     connections,
     models,
 )
-from django.db.models import Field, Model
+from django.db.models import DEFERRED, Field, Model
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
 
 # The functions here read the default connection once (``connections[DEFAULT_DB_ALIAS]``) and use
 # that object: each attribute read through the ``connection`` proxy is a lookup in Django's
@@ -86,9 +90,72 @@ class Columns:
                     value = converter(value, column, database)
                 converted.append(value)
             values = converted
-        elif len(values) != len(self.attnames):
-            raise ValueError(f"{len(values)} values for {len(self.attnames)} columns")
-        return self.model.from_db(DEFAULT_DB_ALIAS, self.attnames, values)
+        return made(self.model, self.attnames, values, DEFAULT_DB_ALIAS)
+
+
+def made(model: type[Model], attnames: Sequence[str], values: Sequence, db: str | None) -> Model:
+    """``model.from_db(db, attnames, values)``: the instance of a row's values, read from ``db``
+    (the fields not in ``attnames`` deferred); with ``db`` ``None``, a new instance, as the
+    positional constructor makes it from the values of ``attnames`` (none ``DEFERRED``).
+
+    Made by setting its attributes, as the constructor sets them, where that is all it would do:
+    the model keeps ``Model``'s constructor and ``from_db``, each of its fields' attributes is a
+    plain one (:func:`_plainly_made`) and nothing listens to ``pre_init`` or ``post_init`` for it.
+    Then it costs a fifth of the constructor, which reads its fields one by one through generic
+    calls and sends the two signals to nobody. Otherwise the model's own ``from_db`` (or
+    constructor) makes it. ``tests/api/test_made.py`` compares the two."""
+    if len(attnames) != len(values):
+        raise ValueError(f"{len(values)} values for {len(attnames)} columns")
+    if _plainly_made(model) and not (
+        pre_init.has_listeners(model) or post_init.has_listeners(model)
+    ):
+        instance = model.__new__(model)
+        state = instance._state = ModelState()
+        if db is not None:
+            state.adding, state.db = False, db
+        instance.__dict__.update(zip(attnames, values, strict=True))
+        return instance
+    if db is not None:
+        return model.from_db(db, attnames, values)
+    given = dict(zip(attnames, values, strict=True))
+    return model(*[given.get(field.attname, DEFERRED) for field in model._meta.concrete_fields])
+
+
+def new(model: type[Model], values: dict) -> Model:
+    """``model(**values)`` for ``values`` named by the fields' attnames: a new instance, each
+    concrete field not in ``values`` its default, a generated one unset (:func:`made`)."""
+    names, layout = _layout(model)
+    return made(
+        model, names, [values[name] if name in values else make() for name, make in layout], None
+    )
+
+
+@cache
+def _layout(model: type[Model]) -> tuple[tuple[str, ...], tuple[tuple[str, Callable], ...]]:
+    """The attnames of ``model``'s concrete fields that its constructor sets (not the generated
+    ones), in order, and with each its default's maker."""
+    fields = [field for field in model._meta.concrete_fields if not field.generated]
+    return (
+        tuple(field.attname for field in fields),
+        tuple((field.attname, field.get_default) for field in fields),
+    )
+
+
+@cache
+def _plainly_made(model: type[Model]) -> bool:
+    """Whether the constructor of ``model`` does nothing but set its fields' values (and send
+    ``pre_init`` and ``post_init``): the model keeps ``Model``'s ``__init__`` and ``from_db``, and
+    each concrete field's attribute is a plain deferred attribute, which only reads (a foreign
+    key's also forgets a cached object when its key changes, and a new instance has none)."""
+    return (
+        model.__init__ is Model.__init__
+        and model.from_db.__func__ is Model.from_db.__func__
+        and all(
+            type(getattr(model, field.attname, None))
+            in (DeferredAttribute, ForeignKeyDeferredAttribute)
+            for field in model._meta.concrete_fields
+        )
+    )
 
 
 def _engine() -> str:

@@ -15,7 +15,6 @@ import functools
 from collections.abc import Iterable
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, router, transaction
-from django.db.models import DEFERRED
 from django.utils import timezone
 
 from league.domain.rules import GameLength
@@ -27,6 +26,7 @@ from league.rows import (
     fetch_one,
     insert_values,
     inserted_fields,
+    new,
     placeholders,
     q,
     statement,
@@ -87,10 +87,10 @@ def _new_hand(
 ) -> Hand:
     """One hand row, not saved yet: the facts as entered and the points the engine derived.
 
-    Made as ``Hand(game=game, …, rulebook=…, entered_by=…)`` would make it, by the model's
-    positional constructor (every concrete field's value in order, the others' defaults), which
-    costs a third of the keyword one; the related objects are cached on it as their descriptors
-    cache them. ``tests/api/test_new_hand.py`` compares the two."""
+    Made as ``Hand(game=game, …, rulebook=…, entered_by=…)`` would make it, by
+    :func:`league.rows.new` (every field's value set as the constructor sets it, the others'
+    defaults), which costs a tenth of the keyword constructor; the related objects are cached on
+    it as their descriptors cache them. ``tests/api/test_new_hand.py`` compares the two."""
     rulebook = game.season.rulebook
     given = {
         "game_id": game.pk,
@@ -113,22 +113,11 @@ def _new_hand(
         "source": source,
         "entered_by_id": None if entered_by is None else entered_by.pk,
     }
-    hand = Hand(*[given[name] if name in given else make() for name, make in _hand_layout()])
+    hand = new(Hand, given)
     cached = hand._state.fields_cache
     cached["game"], cached["rulebook"], cached["entered_by"] = game, rulebook, entered_by
     hand._state.db = router.db_for_write(Hand, instance=game)  # as assigning ``game`` sets it
     return hand
-
-
-@functools.cache
-def _hand_layout() -> tuple:
-    """``(attname, value maker)`` of every concrete field of a hand, in the constructor's order:
-    a maker gives the field's default (``DEFERRED`` for a generated field, as the keyword
-    constructor leaves it unset)."""
-    return tuple(
-        (field.attname, (lambda: DEFERRED) if field.generated else field.get_default)
-        for field in Hand._meta.concrete_fields
-    )
 
 
 def _create_hand(game: Game, number: int, data: HandInput, score: HandScore, **kwargs) -> Hand:
@@ -352,7 +341,7 @@ def _store_hand(game: Game, hand: Hand, expected: dict) -> None:
         for name in RUNNING_FIELDS
         if expected[name] is not None
     ]
-    change = ResultChange(season_id=game.season_id, game_id=game.pk)
+    change = new(ResultChange, {"season_id": game.season_id, "game_id": game.pk})
     hand_values, change_values = insert_values(hand, database), insert_values(change, database)
     statements = _hand_write_sql(nulls)
     if len(statements) == 1:
