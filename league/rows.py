@@ -243,20 +243,37 @@ def inserted_fields(model: type[Model]) -> list:
     ]
 
 
-def insert_values(instance: Model, database, fields: Iterable | None = None) -> list:
+def insert_values(instance: Model, database, fields: Sequence | None = None) -> list:
     """The values an INSERT of ``instance`` stores in ``database`` (a connection) for ``fields``
     (by default :func:`inserted_fields`, in that order), as the ORM's insert prepares them (an
     ``auto_now_add`` time is set on the instance)."""
-    return [
-        db_value(
-            field,
+    if fields is None:
+        fields, plan = _insert_plan(type(instance))
+    else:
+        plan = [(field, _memo(field)) for field in fields]
+    return db_values(
+        plan,
+        [
             getattr(instance, field.attname)
             if type(field).pre_save is Field.pre_save
-            else field.pre_save(instance, add=True),
-            database,
-        )
-        for field in (inserted_fields(type(instance)) if fields is None else fields)
-    ]
+            else field.pre_save(instance, add=True)
+            for field in fields
+        ],
+        database,
+    )
+
+
+@cache
+def _insert_plan(model: type[Model]) -> tuple[list, tuple]:
+    fields = inserted_fields(model)
+    return fields, tuple((field, _memo(field)) for field in fields)
+
+
+@cache
+def value_plan(model: type[Model], names: tuple[str, ...]) -> tuple:
+    """What :func:`db_values` takes to prepare values of ``model``'s fields ``names``, in that
+    order: each field with its memo."""
+    return tuple((field, _memo(field)) for field in map(model._meta.get_field, names))
 
 
 _PURE = {
@@ -283,21 +300,36 @@ def db_value(field, value, database):
     """``field.get_db_prep_save(value, database)``, remembered for the few values a field of a
     :data:`_PURE` class takes again and again (a score, a seat, a side, a flag, a game's key):
     the ORM's preparation is a chain of generic calls, and a hand's write prepares 43 values."""
-    if value is not None and not isinstance(value, (int, str)):
-        return field.get_db_prep_save(value, database)
+    return db_values(((field, _memo(field)),), (value,), database)[0]
+
+
+def db_values(plan: Iterable[tuple], values: Iterable, database) -> list:
+    """:func:`db_value` of each value, for the field in the same place of ``plan``
+    (:func:`value_plan`; each field with its memo), in one loop."""
+    vendor, prepared = database.vendor, []
+    for (field, memo), value in zip(plan, values, strict=True):
+        if memo is False or (value is not None and not isinstance(value, (int, str))):
+            prepared.append(field.get_db_prep_save(value, database))
+            continue
+        key = (vendor, type(value), value)  # the type: True == 1, an enum member == its str
+        answer = memo.get(key, _UNKNOWN)
+        if answer is _UNKNOWN:
+            answer = field.get_db_prep_save(value, database)
+            if len(memo) < _MOST_REMEMBERED:  # (a field of unique values stops remembering)
+                memo[key] = answer
+        prepared.append(answer)
+    return prepared
+
+
+_UNKNOWN = object()
+
+
+def _memo(field) -> dict | bool:
+    """``field``'s memo (:func:`_memo_of`), made once."""
     memo = _memos.get(field)
     if memo is None:
         memo = _memos[field] = _memo_of(field)
-    if memo is False:
-        return field.get_db_prep_save(value, database)
-    key = (database.vendor, type(value), value)  # the type: True == 1, an enum member == its str
-    try:
-        return memo[key]
-    except KeyError:
-        prepared = field.get_db_prep_save(value, database)
-        if len(memo) < _MOST_REMEMBERED:  # (a field of unique values stops remembering)
-            memo[key] = prepared
-        return prepared
+    return memo
 
 
 def _memo_of(field) -> dict | bool:

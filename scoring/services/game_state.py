@@ -22,7 +22,7 @@ from league.domain.rules import Rulebook as RulebookRules
 from league.models import Rulebook
 from league.rows import (
     col,
-    db_value,
+    db_values,
     fetch_one,
     insert_values,
     inserted_fields,
@@ -31,6 +31,7 @@ from league.rows import (
     q,
     statement,
     table,
+    value_plan,
 )
 from scoring.domain.engine import GameState, HandScore, Outcome, Side
 from scoring.models import Game, Hand, ResultChange
@@ -327,20 +328,16 @@ def _store_hand(game: Game, hand: Hand, expected: dict) -> None:
 
     One statement on PostgreSQL (see :func:`_hand_write_sql`); otherwise three, to be run in a
     transaction (:func:`_one_write`). A taken number or key raises ``IntegrityError``."""
-    game_meta = Game._meta
     # The connection itself, not the ``connection`` proxy: each of its attributes the fields'
     # preparation reads (hundreds per hand) would go through a thread-local lookup.
     database = connections[DEFAULT_DB_ALIAS]
-    values = [
-        db_value(game_meta.get_field(name), getattr(game, name), database) for name in STATE_FIELDS
-    ]
+    values = db_values(
+        value_plan(Game, STATE_FIELDS), [getattr(game, name) for name in STATE_FIELDS], database
+    )
     values.append(game.pk)
     nulls = tuple(expected[name] is None for name in RUNNING_FIELDS)
-    values += [
-        db_value(game_meta.get_field(name), expected[name], database)
-        for name in RUNNING_FIELDS
-        if expected[name] is not None
-    ]
+    matched = tuple(name for name, null in zip(RUNNING_FIELDS, nulls, strict=True) if not null)
+    values += db_values(value_plan(Game, matched), [expected[name] for name in matched], database)
     change = new(ResultChange, {"season_id": game.season_id, "game_id": game.pk})
     hand_values, change_values = insert_values(hand, database), insert_values(change, database)
     statements = _hand_write_sql(nulls)

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from league.models import Rulebook, Season
-from league.rows import _memos, db_value, insert_values, inserted_fields
+from league.rows import _memos, db_value, db_values, insert_values, inserted_fields, value_plan
 from scoring.models import Game, Hand, ResultChange
 from tests.factories import GameFactory
 
@@ -56,6 +56,36 @@ def test_a_remembered_value_is_what_the_field_prepares(calls):
             field,
             value,
         )
+
+
+GAME_NAMES = [field.name for field in Game._meta.concrete_fields]
+
+
+@given(
+    st.lists(st.sampled_from(GAME_NAMES), min_size=1, max_size=8, unique=True).flatmap(
+        lambda names: st.tuples(
+            st.just(names), st.lists(VALUES, min_size=len(names), max_size=len(names))
+        )
+    )
+)
+def test_a_plan_prepares_each_value_for_its_own_field(named):
+    names, values = named
+    database = connections[DEFAULT_DB_ALIAS]
+    fields = [Game._meta.get_field(name) for name in names]
+    for _ in range(2):
+        try:
+            answers = db_values(value_plan(Game, tuple(names)), values, database)
+        except Exception as error:
+            expected_errors = [
+                _prepared(field, value, database)[1]
+                for field, value in zip(fields, values, strict=True)
+                if _prepared(field, value, database)[0] == "error"
+            ]
+            assert expected_errors[:1] == [type(error)]
+            return
+        assert [(type(a), repr(a)) for a in answers] == [
+            _prepared(field, value, database) for field, value in zip(fields, values, strict=True)
+        ]
 
 
 @pytest.mark.parametrize(
