@@ -34,6 +34,8 @@ from django.db.models.base import ModelState
 from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.query_utils import DeferredAttribute
 from django.db.models.signals import post_init, pre_init
+from django.dispatch import Signal
+from django.dispatch.dispatcher import NO_RECEIVERS
 
 # The functions here read the default connection once (``connections[DEFAULT_DB_ALIAS]``) and use
 # that object: each attribute read through the ``connection`` proxy is a lookup in Django's
@@ -106,9 +108,7 @@ def made(model: type[Model], attnames: Sequence[str], values: Sequence, db: str 
     constructor) makes it. ``tests/api/test_made.py`` compares the two."""
     if len(attnames) != len(values):
         raise ValueError(f"{len(values)} values for {len(attnames)} columns")
-    if _plainly_made(model) and not (
-        pre_init.has_listeners(model) or post_init.has_listeners(model)
-    ):
+    if _plainly_made(model) and not (_heard(pre_init, model) or _heard(post_init, model)):
         instance = model.__new__(model)
         state = instance._state = ModelState()
         if db is not None:
@@ -139,6 +139,15 @@ def _layout(model: type[Model]) -> tuple[tuple[str, ...], tuple[tuple[str, Calla
         tuple(field.attname for field in fields),
         tuple((field.attname, field.get_default) for field in fields),
     )
+
+
+def _heard(signal: Signal, sender) -> bool:
+    """``signal.has_listeners(sender)``, first asked as ``Signal.send`` asks it before it sends:
+    no receiver at all, or none for ``sender`` in the signal's cache of them (a model signal
+    keeps one), is a plain no without the full lookup."""
+    if not signal.receivers or signal.sender_receivers_cache.get(sender) is NO_RECEIVERS:
+        return False
+    return signal.has_listeners(sender)
 
 
 @cache
