@@ -8,6 +8,7 @@ field answers with its key)."""
 import datetime as dt
 from zoneinfo import ZoneInfo
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework import serializers as drf
@@ -203,3 +204,64 @@ def test_an_instance_that_is_no_model_instance_is_represented_by_drf():
 class _Plain(drf.Serializer):
     score_a = drf.IntegerField()
     winner = s.SideOrNullField()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    hand=HANDS,
+    zone=st.sampled_from(["UTC", "America/Detroit", "Asia/Kolkata", "Pacific/Chatham"]),
+)
+def test_times_are_given_in_the_current_time_zone_as_drf_gives_them(hand, zone):
+    from django.utils import timezone
+
+    with timezone.override(ZoneInfo(zone)):
+        assert _json(s.represent(s.HandSerializer, hand)) == _json(s.HandSerializer(hand).data)
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"USE_TZ": False},
+        {"REST_FRAMEWORK": {"DATETIME_FORMAT": "%d %b %Y %H:%M"}},
+        {"REST_FRAMEWORK": {"DATETIME_FORMAT": None}},
+        {"REST_FRAMEWORK": {"DATETIME_FORMAT": "ISO-8601"}},
+    ],
+    ids=["no time zones", "a format of its own", "no format", "ISO in capitals"],
+)
+def test_times_follow_the_settings_as_drf_does(changed):
+    from django.test import override_settings
+
+    hand = Hand(
+        id=1,
+        game_id=2,
+        number=1,
+        rulebook_id=3,
+        outcome="march",
+        points_a=2,
+        points_b=0,
+        change_reason="",
+        created_at=dt.datetime(2026, 11, 27, 18, 30, 5, 12, tzinfo=dt.UTC),
+        changed_at=dt.datetime(2026, 11, 27, 1, 2, 3, tzinfo=ZoneInfo("America/Detroit")),
+    )
+    with override_settings(**changed):
+        drfs = _json(s.HandSerializer(hand).data)
+        assert _json(s.represent(s.HandSerializer, hand)) == drfs
+    from django.utils import timezone
+
+    with timezone.override(dt.UTC):
+        assert b'"2026-11-27T18:30:05.000012Z"' in _json(s.represent(s.HandSerializer, hand))
+
+
+class _Zoned(drf.Serializer):
+    created_at = drf.DateTimeField(default_timezone=ZoneInfo("Asia/Kolkata"))
+    finished_at = drf.DateTimeField(format="%Y")
+
+
+def test_a_time_field_with_a_zone_or_format_of_its_own_keeps_it():
+    game = Game(created_at=dt.datetime(2026, 1, 1, 23, tzinfo=dt.UTC))
+    game.finished_at = game.created_at
+    assert s.represent(_Zoned, game) == _Zoned(game).data
+    assert s.represent(_Zoned, game) == {
+        "created_at": "2026-01-02T04:30:00+05:30",
+        "finished_at": "2026",
+    }
