@@ -2,10 +2,10 @@
 
 The ORM compiles every queryset anew, at 0.3–0.6 ms of Python each, longer than PostgreSQL takes
 to run these one-row queries. Here a statement is built once per database backend (its tables and
-columns taken from the models' ``_meta``) and its rows are turned into model instances with
-``Model.from_db`` after the same converters the ORM applies (:class:`Columns`): what the callers
-get is what the querysets they replace returned. (``tournaments.services.brackets._rows`` does
-the same for a bracket's advance.)
+columns taken from the models' ``_meta``) and its rows are turned into model instances as
+``Model.from_db`` makes them (:func:`made`) after the same converters the ORM applies
+(:class:`Columns`): what the callers get is what the querysets they replace returned.
+(``tournaments.services.brackets._rows`` does the same for a bracket's advance.)
 
 On PostgreSQL they also run as prepared statements (:func:`cursor`): parsed and planned once per
 connection instead of at every request. PostgreSQL spent more time planning the door's join
@@ -142,9 +142,9 @@ def _layout(model: type[Model]) -> tuple[tuple[str, ...], tuple[tuple[str, Calla
 
 
 def _heard(signal: Signal, sender) -> bool:
-    """``signal.has_listeners(sender)``, first asked as ``Signal.send`` asks it before it sends:
-    no receiver at all, or none for ``sender`` in the signal's cache of them (a model signal
-    keeps one), is a plain no without the full lookup."""
+    """``signal.has_listeners(sender)``, first asked as ``Signal.send`` asks it before it sends
+    (with the dispatcher's own attributes): no receiver at all, or none for ``sender`` in the
+    signal's cache of them (a model signal keeps one), is a plain no without the full lookup."""
     if not signal.receivers or signal.sender_receivers_cache.get(sender) is NO_RECEIVERS:
         return False
     return signal.has_listeners(sender)
