@@ -63,10 +63,11 @@ HEALTHCHECK --interval=30s --timeout=6s --start-period=30s --retries=3 \
 # gunicorn reads its worker count from WEB_CONCURRENCY (default 4 above) and any extra flags from
 # GUNICORN_CMD_ARGS, so neither needs a shell here. Sync workers, two per core of a 2-core box
 # (benchmarks/bench_api_hands.py): a hand POST is CPU-bound Python that spends about a quarter of
-# its time waiting on PostgreSQL. Two, three and four processes give about the same hand
-# throughput (two slightly more in some runs: each process's CPU per request rises with their
-# number), but with two, two slow reads (a standings page with its detail takes 60-230 ms at a
-# million hands) would hold up every table's hand entry; four keep it moving. gthread gave a
+# its time waiting on PostgreSQL. Two, three and four processes give hand throughput within
+# about 15% of one another, either way from run to run (2026-11-27, 32 clients: 308 req/s with
+# two, 356 with four; each process's CPU per request rises with their number), but with two,
+# two slow reads (a standings page with its detail takes 60-230 ms at a million hands) would
+# hold up every table's hand entry; four keep it moving. gthread gave a
 # worse p99 (2 x 2: 106 ms against 67 ms, for 9% more throughput; 2 x 4: less throughput):
 # threads of one process share the GIL on CPU-bound requests. Slow clients are the TLS proxy's
 # to buffer.
