@@ -124,21 +124,20 @@ def made(model: type[Model], attnames: Sequence[str], values: Sequence, db: str 
 def new(model: type[Model], values: dict) -> Model:
     """``model(**values)`` for ``values`` named by the fields' attnames: a new instance, each
     concrete field not in ``values`` its default, a generated one unset (:func:`made`)."""
-    names, layout = _layout(model)
-    return made(
-        model, names, [values[name] if name in values else make() for name, make in layout], None
-    )
+    names, defaults = _layout(model)
+    given = [
+        values[name] if name in values else default()
+        for name, default in zip(names, defaults, strict=True)
+    ]
+    return made(model, names, given, None)
 
 
 @cache
-def _layout(model: type[Model]) -> tuple[tuple[str, ...], tuple[tuple[str, Callable], ...]]:
+def _layout(model: type[Model]) -> tuple[tuple[str, ...], tuple[Callable, ...]]:
     """The attnames of ``model``'s concrete fields that its constructor sets (not the generated
-    ones), in order, and with each its default's maker."""
+    ones), in order, and each one's default maker."""
     fields = [field for field in model._meta.concrete_fields if not field.generated]
-    return (
-        tuple(field.attname for field in fields),
-        tuple((field.attname, field.get_default) for field in fields),
-    )
+    return tuple(field.attname for field in fields), tuple(field.get_default for field in fields)
 
 
 def _heard(signal: Signal, sender) -> bool:
@@ -259,7 +258,7 @@ def insert_values(instance: Model, database, fields: Sequence | None = None) -> 
     if fields is None:
         fields, plan = _insert_plan(type(instance))
     else:
-        plan = [(field, _memo(field)) for field in fields]
+        plan = _plan(fields)
     return db_values(
         plan,
         [
@@ -275,14 +274,19 @@ def insert_values(instance: Model, database, fields: Sequence | None = None) -> 
 @cache
 def _insert_plan(model: type[Model]) -> tuple[list, tuple]:
     fields = inserted_fields(model)
-    return fields, tuple((field, _memo(field)) for field in fields)
+    return fields, _plan(fields)
 
 
 @cache
 def value_plan(model: type[Model], names: tuple[str, ...]) -> tuple:
     """What :func:`db_values` takes to prepare values of ``model``'s fields ``names``, in that
     order: each field with its memo."""
-    return tuple((field, _memo(field)) for field in map(model._meta.get_field, names))
+    return _plan(map(model._meta.get_field, names))
+
+
+def _plan(fields: Iterable) -> tuple:
+    """Each of ``fields`` with its memo (:func:`_memo`): what :func:`db_values` takes."""
+    return tuple((field, _memo(field)) for field in fields)
 
 
 _PURE = {
@@ -309,7 +313,7 @@ def db_value(field, value, database):
     """``field.get_db_prep_save(value, database)``, remembered for the few values a field of a
     :data:`_PURE` class takes again and again (a score, a seat, a side, a flag, a game's key):
     the ORM's preparation is a chain of generic calls, and a hand's write prepares 43 values."""
-    return db_values(((field, _memo(field)),), (value,), database)[0]
+    return db_values(_plan((field,)), (value,), database)[0]
 
 
 def db_values(plan: Iterable[tuple], values: Iterable, database) -> list:
