@@ -4,7 +4,6 @@ the ORM querysets it replaces return: the same rows, the same field values after
 
 import pytest
 from django.db import transaction
-from django.db.models import Q
 
 from scoring import services as scoring
 from tournaments.models import Bracket, BracketEntry, BracketMatch, BracketMatchGame
@@ -58,7 +57,7 @@ def test_the_bracket_of_a_game_is_locked_with_the_code_of_the_match_it_counts_fo
         assert (bracket.pk, code) == (bracket_id, link.match.code)
         with transaction.atomic():
             assert loaded(bracket) == loaded(_rows.lock_bracket(bracket_id))
-        assert bracket.team_count == 6
+        assert (bracket.team_count, bracket.withdrawn_count) == (6, 1)
     with transaction.atomic():
         assert _rows.lock_bracket_of_game(-1) is None
 
@@ -70,14 +69,14 @@ def test_the_locked_bracket_is_the_orm_s_with_its_season_league_and_team_count(b
     assert loaded(bracket) == loaded(expected)
     assert loaded(bracket.season) == loaded(expected.season)
     assert loaded(bracket.season.league) == loaded(expected.season.league)
-    assert bracket.team_count == 6
+    assert (bracket.team_count, bracket.withdrawn_count) == (6, 1)
     with pytest.raises(Bracket.DoesNotExist), transaction.atomic():
         _rows.lock_bracket(-1)
 
 
-def test_matches_with_their_links_are_the_orm_s(bracket_id, django_assert_num_queries):
-    """The matches, and their game links as ``match_games`` reads them (a match without a link
-    has none), in one query."""
+def test_matches_with_their_links_and_entries_are_the_orm_s(bracket_id, django_assert_num_queries):
+    """The matches, their game links as ``match_games`` reads them (a match without a link has
+    none), and the entries of their teams with the teams and players, in one query."""
     fields = ("bracket_id", "code", "order", "round", *MATCH_FIELDS)
     expected = {
         match.code: loaded(match)
@@ -85,7 +84,7 @@ def test_matches_with_their_links_are_the_orm_s(bracket_id, django_assert_num_qu
     }
     assert any(row["decided_at"] is not None for row in expected.values())
     with django_assert_num_queries(1):
-        found, links = _rows.matches_with_links(bracket_id, list(expected), fields)
+        found, links, entries = _rows.matches_with_links(bracket_id, list(expected), fields)
     assert {match.code: loaded(match) for match in found} == expected
     ids = [match.pk for match in found]
     assert sorted(links) == sorted(_rows.match_games(ids, _rows.LINK_GAME_FIELDS))
@@ -93,8 +92,45 @@ def test_matches_with_their_links_are_the_orm_s(bracket_id, django_assert_num_qu
     assert len(linked) > 2 and linked < set(ids)  # some matches have games, some none yet
     code = next(match.code for match in found if match.pk not in linked)
     assert _rows.matches_with_links(bracket_id, [code], fields)[1] == []
-    one, _ = _rows.matches_with_links(bracket_id, ["W1-1"], fields)
+    one, _, _ = _rows.matches_with_links(bracket_id, ["W1-1"], fields)
     assert [match.code for match in one] == ["W1-1"]
+    teams = {team for match in found for team in (match.first_team_id, match.second_team_id)}
+    assert_entries_are_the_orm_s(entries, bracket_id, teams - {None})
+
+
+def test_the_entries_read_are_those_of_the_matches_teams(bracket_id):
+    """One match's teams' entries, each once, in seed order; an empty slot reads none."""
+    fields = ("bracket_id", "code", *MATCH_FIELDS)
+    for match in BracketMatch.objects.filter(bracket_id=bracket_id):
+        _, links, entries = _rows.matches_with_links(bracket_id, [match.code], fields)
+        teams = {match.first_team_id, match.second_team_id} - {None}
+        assert_entries_are_the_orm_s(entries, bracket_id, teams)
+    waiting = BracketMatch.objects.filter(bracket_id=bracket_id, first_team__isnull=True).first()
+    assert waiting is not None  # a match whose teams are not known yet
+    decided = BracketMatch.objects.filter(
+        bracket_id=bracket_id, status=BracketMatch.Status.DECIDED
+    ).first()
+    _, links, entries = _rows.matches_with_links(bracket_id, [decided.code, waiting.code], fields)
+    assert len(links) > 0  # a match with a game: its entries are still read once
+    assert_entries_are_the_orm_s(
+        entries, bracket_id, {decided.first_team_id, decided.second_team_id}
+    )
+
+
+def assert_entries_are_the_orm_s(entries, bracket_id, team_ids) -> None:
+    expected = list(
+        BracketEntry.objects.filter(bracket_id=bracket_id, team_id__in=team_ids).order_by("seed")
+    )
+    assert len(expected) == len(team_ids)
+    assert [loaded(entry) for entry in entries] == [loaded(entry) for entry in expected]
+    for entry in entries:
+        team = entry.team
+        assert loaded(team) == loaded(type(team).objects.get(pk=entry.team_id))
+        for player, pk in (
+            (team.player_one, team.player_one_id),
+            (team.player_two, team.player_two_id),
+        ):
+            assert loaded(player) == loaded(type(player).objects.get(pk=pk))
 
 
 @pytest.mark.parametrize("at_once", [500, 1])
@@ -144,29 +180,6 @@ def _vendor() -> str:
     from django.db import connection
 
     return connection.vendor
-
-
-def test_entries_with_teams_are_the_orm_s(bracket_id):
-    decided = BracketMatch.objects.filter(
-        bracket_id=bracket_id, status=BracketMatch.Status.DECIDED
-    ).first()
-    team_ids = {decided.first_team_id, decided.second_team_id}
-    for wanted in (team_ids, set()):
-        expected = list(
-            BracketEntry.objects.filter(bracket_id=bracket_id)
-            .filter(Q(team_id__in=wanted) | Q(withdrawn_at__isnull=False))
-            .order_by("seed")
-        )
-        found = _rows.entries_with_teams(bracket_id, wanted)
-        assert [loaded(entry) for entry in found] == [loaded(entry) for entry in expected]
-        assert len(found) == len(wanted) + 1  # and the withdrawn team's
-        for entry in found:
-            team = entry.team
-            assert loaded(team) == loaded(type(team).objects.get(pk=entry.team_id))
-            assert loaded(team.player_one) == loaded(
-                type(team.player_one).objects.get(pk=team.player_one_id)
-            )
-            assert team.player_two.pk == team.player_two_id
 
 
 def test_match_games_are_the_orm_s(bracket_id):

@@ -58,8 +58,9 @@ def _lock_sql(of_game: bool, derived: bool) -> str:
     relaxed = f"{RELAXED_COMMIT}, " if _relaxes(derived) else ""
     return (
         f"SELECT {relaxed}{brackets.sql}, {seasons.sql}, {leagues.sql}, "
-        f"(SELECT COUNT(*) FROM {table(entry)} e WHERE e.{col(entry, 'bracket')} = b.id)"
-        f"{code} FROM {table(Bracket)} b "
+        f"(SELECT COUNT(*) FROM {table(entry)} e WHERE e.{col(entry, 'bracket')} = b.id), "
+        f"(SELECT COUNT(e.{col(entry, 'withdrawn_at')}) FROM {table(entry)} e "
+        f"WHERE e.{col(entry, 'bracket')} = b.id){code} FROM {table(Bracket)} b "
         f"INNER JOIN {table(Season)} s ON b.{col(Bracket, 'season')} = s.id "
         f"INNER JOIN {table(League)} g ON s.{col(Season, 'league')} = g.id "
         f"{links}WHERE {where}{lock}"
@@ -68,7 +69,8 @@ def _lock_sql(of_game: bool, derived: bool) -> str:
 
 def lock_bracket(bracket_id: int, *, derived: bool = False) -> Bracket:
     """The bracket with its season and league, its row locked (``FOR UPDATE OF`` it alone
-    where the database locks rows), and ``team_count`` (its entries) read in the same query.
+    where the database locks rows), and ``team_count`` (its entries) and ``withdrawn_count``
+    (those withdrawn) read in the same query.
     ``derived``: the transaction only writes what the results imply (an advance, the sweep),
     so its commit need not wait for the disk (``commit_without_waiting_for_disk``)."""
     rows = _locked(_lock_sql(False, derived), [bracket_id])
@@ -106,7 +108,7 @@ def _locked_bracket(row: Sequence) -> Bracket:
     season = seasons.build(row[first:second])
     season.league = leagues.build(row[second : second + len(leagues)])
     bracket.season = season
-    bracket.team_count = row[-1] or 0
+    bracket.team_count, bracket.withdrawn_count = (count or 0 for count in row[-2:])
     return bracket
 
 
@@ -114,17 +116,50 @@ LINK_GAME_FIELDS = ("status", "winner", "void_reason")
 """The fields of a linked game that :func:`matches_with_links` reads (after the link's id, match
 id, number and status)."""
 
+SIDES = ("first_team", "second_team")
+"""The match's fields whose teams' entries :func:`matches_with_links` reads."""
+
+
+def _entry_columns(side: str) -> tuple[Columns, ...]:
+    """The columns of an entry, its team and the team's two players, under the aliases of
+    ``side`` (``e<side>``, ``t<side>``, ``p<side>1``, ``p<side>2``)."""
+    return (
+        columns(BracketEntry, f"e{side}"),
+        columns(Team, f"t{side}"),
+        columns(Player, f"p{side}1"),
+        columns(Player, f"p{side}2"),
+    )
+
+
+def _entry_joins(side: str, team: str) -> str:
+    """LEFT JOINs of the bracket's entry of the team in ``m``'s field ``team`` (by the unique
+    index on bracket and team), with that team and its players (all NULL for an empty slot)."""
+    entry, e, t = BracketEntry, f"e{side}", f"t{side}"
+    return (
+        f"LEFT JOIN {table(entry)} {e} ON {e}.{col(entry, 'bracket')} = "
+        f"m.{col(BracketMatch, 'bracket')} AND {e}.{col(entry, 'team')} = "
+        f"m.{col(BracketMatch, team)} "
+        f"LEFT JOIN {table(Team)} {t} ON {e}.{col(entry, 'team')} = {t}.id "
+        f"LEFT JOIN {table(Player)} p{side}1 ON {t}.{col(Team, 'player_one')} = p{side}1.id "
+        f"LEFT JOIN {table(Player)} p{side}2 ON {t}.{col(Team, 'player_two')} = p{side}2.id "
+    )
+
 
 @_statement
 def _matches_with_links_sql(count: int, fields: tuple[str, ...]) -> str:
     link, game = BracketMatchGame, Game
     built = columns(BracketMatch, "m", fields)
     picked = ", ".join(f"g.{col(game, name)}" for name in LINK_GAME_FIELDS)
+    entries = ", ".join(
+        part.sql for side in range(len(SIDES)) for part in _entry_columns(str(side))
+    )
+    joins = "".join(_entry_joins(str(side), team) for side, team in enumerate(SIDES))
     return (
-        f"SELECT {built.sql}, l.id, l.{col(link, 'number')}, l.{col(link, 'status')}, {picked} "
-        f"FROM {table(BracketMatch)} m "
+        f"SELECT {built.sql}, l.id, l.{col(link, 'number')}, l.{col(link, 'status')}, {picked}, "
+        f"{entries} FROM {table(BracketMatch)} m "
         f"LEFT JOIN {table(link)} l ON l.{col(link, 'match')} = m.id "
         f"LEFT JOIN {table(game)} g ON l.{col(link, 'game')} = g.id "
+        f"{joins}"
         f"WHERE m.{col(BracketMatch, 'bracket')} = %s "
         f"AND m.{col(BracketMatch, 'code')} IN ({placeholders(count)}) "
         f"ORDER BY m.id, l.{col(link, 'number')}"
@@ -133,66 +168,43 @@ def _matches_with_links_sql(count: int, fields: tuple[str, ...]) -> str:
 
 def matches_with_links(
     bracket_id: int, codes: Sequence[str], fields: Sequence[str]
-) -> tuple[list[BracketMatch], list[tuple]]:
+) -> tuple[list[BracketMatch], list[tuple], list[BracketEntry]]:
     """The matches ``codes`` of the bracket, with ``fields`` (and their ids) loaded, and, read in
-    the same query, their game links as :func:`match_games` gives them (with the game's
-    :data:`LINK_GAME_FIELDS`): one round trip, not two."""
+    the same query (one round trip, not three): their game links as :func:`match_games` gives
+    them (with the game's :data:`LINK_GAME_FIELDS`), and the bracket's entries of their teams,
+    each with its team and the team's players loaded, in the order of their seeds."""
     fields = ("id", *fields)
     built = columns(BracketMatch, "m", fields)
     width = len(built)
+    at = link_end = width + 3 + len(LINK_GAME_FIELDS)
+    sides = []  # per side: each part (entry, team, players) with its columns' bounds
+    for side in range(len(SIDES)):
+        parts = []
+        for part in _entry_columns(str(side)):
+            parts.append((part, at, at + len(part)))
+            at += len(part)
+        sides.append(parts)
+    entry_id = BracketEntry._meta.concrete_fields.index(BracketEntry._meta.pk)
     found: dict[int, BracketMatch] = {}
+    entries: dict[int, BracketEntry] = {}
     links = []
     for row in fetch(_matches_with_links_sql(len(codes), fields), [bracket_id, *codes]):
         match_id = row[0]
         if match_id not in found:
             found[match_id] = built.build(row[:width])
-        link_id, number, status, *game = row[width:]
+            for parts in sides:
+                key = row[parts[0][1] + entry_id]
+                if key is None or key in entries:  # an empty slot, or an entry already read
+                    continue
+                entry, team, one, two = (part.build(row[low:high]) for part, low, high in parts)
+                team.player_one, team.player_two = one, two
+                entry.team = team
+                entries[key] = entry
+        link_id, number, status, *game = row[width:link_end]
         if link_id is not None:
             links.append((link_id, match_id, number, status, *game))
-    return list(found.values()), links
-
-
-def _entry_columns() -> tuple[Columns, ...]:
-    return (
-        columns(BracketEntry, "e"),
-        columns(Team, "t"),
-        columns(Player, "p1"),
-        columns(Player, "p2"),
-    )
-
-
-@_statement
-def _entries_sql(count: int) -> str:
-    entry, team = BracketEntry, Team
-    selected = ", ".join(part.sql for part in _entry_columns())
-    teams = f"e.{col(entry, 'team')} IN ({placeholders(count)}) OR " if count else ""
-    return (
-        f"SELECT {selected} FROM {table(entry)} e "
-        f"INNER JOIN {table(team)} t ON e.{col(entry, 'team')} = t.id "
-        f"INNER JOIN {table(Player)} p1 ON t.{col(team, 'player_one')} = p1.id "
-        f"INNER JOIN {table(Player)} p2 ON t.{col(team, 'player_two')} = p2.id "
-        f"WHERE e.{col(entry, 'bracket')} = %s "
-        f"AND ({teams}e.{col(entry, 'withdrawn_at')} IS NOT NULL) "
-        f"ORDER BY e.{col(entry, 'seed')}"
-    )
-
-
-def entries_with_teams(bracket_id: int, team_ids: Collection[int]) -> list[BracketEntry]:
-    """The bracket's entries of ``team_ids`` and those withdrawn, each with its team and the
-    team's players loaded."""
-    parts = _entry_columns()
-    bounds = [0]
-    for part in parts:
-        bounds.append(bounds[-1] + len(part))
-    found = []
-    for row in fetch(_entries_sql(len(team_ids)), [bracket_id, *team_ids]):
-        entry, team, one, two = (
-            part.build(row[bounds[index] : bounds[index + 1]]) for index, part in enumerate(parts)
-        )
-        team.player_one, team.player_two = one, two
-        entry.team = team
-        found.append(entry)
-    return found
+    known = sorted(entries.values(), key=lambda entry: entry.seed)
+    return list(found.values()), links, known
 
 
 @_statement

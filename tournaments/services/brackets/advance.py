@@ -139,11 +139,13 @@ def _advance(bracket: Bracket, code: str) -> bool:
     pool match (its pool's ranking may fill the knockout), a bracket with a withdrawn team
     (forfeits), a match neither ready nor decided, or stored states that a replay must repair.
     The sweep (``bracket_sweep``) still replays, and repairs whatever this path could miss."""
+    if bracket.withdrawn_count:
+        return False
     structure = bracket_structure(bracket, bracket.team_count)
     if structure is None or code not in structure.by_code or structure.by_code[code].pool:
         return False
     codes = [code, *structure.downstream[code]]
-    found, links = _rows.matches_with_links(  # and their game links, in the same read
+    found, links, known = _rows.matches_with_links(  # their game links and teams' entries too
         bracket.pk, codes, ("bracket_id", "code", "order", "round", *MATCH_FIELDS)
     )
     rows = {row.code: row for row in found}
@@ -151,12 +153,6 @@ def _advance(bracket: Bracket, code: str) -> bool:
     if match is None or len(rows) != len(codes):
         return False
     if match.status not in (BracketMatch.Status.READY, BracketMatch.Status.DECIDED):
-        return False
-    team_ids = {
-        team_id for row in rows.values() for team_id in (row.first_team_id, row.second_team_id)
-    } - {None}
-    known = _rows.entries_with_teams(bracket.pk, team_ids)  # and any team withdrawn
-    if any(entry.is_withdrawn for entry in known):
         return False
     loaded = _Loaded(bracket, structure, known, {code: match})
     was_ready = match.status == BracketMatch.Status.READY
