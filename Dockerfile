@@ -64,11 +64,11 @@ HEALTHCHECK --interval=30s --timeout=6s --start-period=30s --retries=3 \
 # GUNICORN_CMD_ARGS, so neither needs a shell here. Sync workers, two per core of a 2-core box
 # (benchmarks/bench_api_hands.py): a hand POST is CPU-bound Python that spends about a quarter of
 # its time waiting on PostgreSQL. Two, three and four processes give hand throughput within
-# about 15% of one another, either way from run to run (2026-11-27, 32 clients: 308 req/s with
-# two, 356 with four; each process's CPU per request rises with their number), but with two,
-# two slow reads (a standings page with its detail takes 60-230 ms at a million hands) would
-# hold up every table's hand entry; four keep it moving. gthread gave a
-# worse p99 (2 x 2: 106 ms against 67 ms, for 9% more throughput; 2 x 4: less throughput):
-# threads of one process share the GIL on CPU-bound requests. Slow clients are the TLS proxy's
-# to buffer.
+# about 15% of one another, either way from run to run (32 clients, on two machines: 308 and
+# 663-731 req/s with two, 356 and 640-822 with four; each process's CPU per request rises with
+# their number), but with two, two slow reads (a standings page with its detail takes
+# 60-230 ms at a million hands) would hold up every table's hand entry; four keep it moving.
+# gthread gave a worse p99 (2 x 2 on one machine: 106 ms against 67; 2 x 4 on another: 81 ms
+# against 53-72 for four sync workers), for throughput from less to 14% more: threads of one
+# process share the GIL on CPU-bound requests. Slow clients are the TLS proxy's to buffer.
 CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--worker-tmp-dir", "/dev/shm", "--timeout", "30", "--graceful-timeout", "30", "--max-requests", "1000", "--max-requests-jitter", "100", "--access-logfile", "-", "--error-logfile", "-"]
