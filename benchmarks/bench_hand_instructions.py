@@ -16,7 +16,7 @@ asks Redis for it, as each hand of a real night does (``PENDING_SEEN_FOR`` is 0 
 is of the same work every time. With the product's 40 ms, whether a post asked depended on how
 long the one before took under valgrind: 280 of 700 posts asked on a quiet machine, more on a
 busy one, and the count moved with the machine's load (2.99 M quiet, 3.11 M beside two busy
-loops; a Redis ask is about 0.16 M).
+loops; a Redis ask is about 0.3 M).
 """
 
 import io
