@@ -22,6 +22,7 @@ from league.rows import (
     fetch,
     insert_values,
     inserted_fields,
+    per_backend,
     placeholders,
     table,
 )
@@ -145,6 +146,22 @@ def _entry_joins(side: str, team: str) -> str:
     )
 
 
+@per_backend
+def _entry_layout(start: int) -> tuple[tuple[int, tuple], ...]:
+    """Where each side's entry, team and players lie in a row of :func:`_matches_with_links_sql`
+    whose entry columns begin at ``start``: per side, the position of the entry's id, and each
+    part (:func:`_entry_columns`) with the bounds of its columns."""
+    key = BracketEntry._meta.concrete_fields.index(BracketEntry._meta.pk)
+    layout, at = [], start
+    for side in range(len(SIDES)):
+        parts = []
+        for part in _entry_columns(str(side)):
+            parts.append((part, at, at + len(part)))
+            at += len(part)
+        layout.append((parts[0][1] + key, tuple(parts)))
+    return tuple(layout)
+
+
 @_statement
 def _matches_with_links_sql(count: int, fields: tuple[str, ...]) -> str:
     link, game = BracketMatchGame, Game
@@ -176,15 +193,8 @@ def matches_with_links(
     fields = ("id", *fields)
     built = columns(BracketMatch, "m", fields)
     width = len(built)
-    at = link_end = width + 3 + len(LINK_GAME_FIELDS)
-    sides = []  # per side: each part (entry, team, players) with its columns' bounds
-    for side in range(len(SIDES)):
-        parts = []
-        for part in _entry_columns(str(side)):
-            parts.append((part, at, at + len(part)))
-            at += len(part)
-        sides.append(parts)
-    entry_id = BracketEntry._meta.concrete_fields.index(BracketEntry._meta.pk)
+    link_end = width + 3 + len(LINK_GAME_FIELDS)
+    sides = _entry_layout(link_end)
     found: dict[int, BracketMatch] = {}
     entries: dict[int, BracketEntry] = {}
     links = []
@@ -192,8 +202,8 @@ def matches_with_links(
         match_id = row[0]
         if match_id not in found:
             found[match_id] = built.build(row[:width])
-            for parts in sides:
-                key = row[parts[0][1] + entry_id]
+            for key_at, parts in sides:
+                key = row[key_at]
                 if key is None or key in entries:  # an empty slot, or an entry already read
                     continue
                 entry, team, one, two = (part.build(row[low:high]) for part, low, high in parts)
