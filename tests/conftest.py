@@ -22,6 +22,23 @@ def require(condition: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On the embedded default, each test process gets a SQLite file of its own, in WAL mode like
+    the product's (``config.settings``), not Django's shared in-memory database. There, the live
+    server's threads each hold a connection to one shared cache with table locks: a page read
+    while a test writes makes the write fail at once ("database table is locked"), which the
+    product's SQLite never does (in WAL, readers never block the writer)."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3" and not database.get("TEST", {}).get(
+        "NAME"
+    ):
+        folder = tmp_path_factory.mktemp("database")
+        database.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+
+
 @pytest.fixture
 def one_minute(monkeypatch):
     """One rate-limit window for the whole test (no window boundary falls between its
