@@ -112,13 +112,19 @@ def game_record_final_score(*, game: Game, score_a: int, score_b: int, user=None
 
 
 def game_confirm(*, game: Game, user=None) -> Game:
-    """The other side confirms the final score of a finished game (one tap at the table)."""
+    """The other side confirms the final score of a finished game (one tap at the table). A
+    disputed score is an organiser's to settle (:func:`game_settle_dispute`, with a reason): a
+    tap on the table's link, which either side holds, never wipes the dispute out."""
     with transaction.atomic():
         game = _lock_game(game.pk)
         if game.status != Game.Status.FINISHED:
             raise ConflictError("only a finished game's score can be confirmed", code="not_over")
         if game.confirmation == Game.Confirmation.CONFIRMED:
             return game  # a double tap confirms once
+        if game.confirmation == Game.Confirmation.DISPUTED:
+            raise ConflictError(
+                "this score is disputed: an organiser will settle it", code="disputed"
+            )
         game.confirmation = Game.Confirmation.CONFIRMED
         game.dispute_reason = ""
         game.save(update_fields=["confirmation", "dispute_reason", "updated_at"])

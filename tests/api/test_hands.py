@@ -342,6 +342,13 @@ def test_dispute_then_confirm_is_refused_once_confirmed(api, organiser_api, make
     assert seen["dispute_reason"] == "hand 2 was a euchre"
     listed = organiser_api.get("/api/v1/games/?confirmation=disputed").json()
     assert [row["id"] for row in listed["results"]] == [game.pk]
+    # Confirming does not wipe the dispute out, by the table's link or an organiser's token:
+    # an organiser settles it, with a reason for the audit trail.
+    for client, headers in ((api, captain), (organiser_api, {})):
+        refused = client.post(f"/api/v1/games/{game.pk}/confirm/", **headers)
+        assert refused.status_code == 409 and refused.json()["code"] == "disputed"
+    seen = organiser_api.get(f"/api/v1/games/{game.pk}/").json()
+    assert (seen["confirmation"], seen["dispute_reason"]) == ("disputed", "hand 2 was a euchre")
 
 
 def test_a_night_can_make_games_of_a_fixed_number_of_hands(organiser_api, make_season, league):

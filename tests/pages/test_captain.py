@@ -314,6 +314,25 @@ def test_the_other_side_disputes_with_a_short_reason(client, make_game):
     assert (game.confirmation, game.dispute_reason) == ("disputed", "hand 2 was a euchre")
 
 
+def test_a_disputed_score_is_left_for_an_organiser_to_settle(client, make_game):
+    game = make_game()
+    for _ in range(3):
+        post_hand(client, game, caller_seat=1, caller_alone="on", tricks_won="5")
+    client.post(f"{card_url(game)}dispute/", {"reason": "hand 2 was a euchre"})
+
+    card = text(client.get(card_url(game)))
+    assert "Disputed: “hand 2 was a euchre”. An organiser will settle it." in card
+    assert f"{card_url(game)}confirm/" not in card  # no Confirm button to tap
+    assert "Dispute the score" not in card
+
+    # The same link is on both sides' phones: a tap on an old page, or a replayed request.
+    response = client.post(f"{card_url(game)}confirm/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 409
+    assert "This score is disputed: an organiser will settle it" in text(response)
+    game.refresh_from_db()
+    assert (game.confirmation, game.dispute_reason) == ("disputed", "hand 2 was a euchre")
+
+
 def test_a_confirm_before_the_end_is_refused(client, make_game):
     game = make_game()
     response = client.post(f"{card_url(game)}confirm/")
