@@ -129,6 +129,16 @@ def test_the_organiser_schedules_a_team_season_and_the_public_sees_it(
     assert '<span class="table">Table 1:</span> Team 1 v Team 4' in public
 
 
+def test_a_team_nights_desk_points_to_the_schedule_not_to_a_rotation(organiser_client, season):
+    from league.models import Night
+
+    make_teams(season, 4)
+    night = Night.objects.create(season=season, date="2026-01-06")
+    html = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
+    assert "Plan the rotation" not in html  # partner rotations are for individual seasons
+    assert f'<a href="/manage/seasons/{season.pk}/schedule/">season\'s schedule</a>' in html
+
+
 def test_only_the_leagues_organisers_schedule_its_season(season):
     make_teams(season, 4)
     stranger = Client()
