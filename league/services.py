@@ -116,6 +116,11 @@ def player_create(*, league: League, name: str, email: str = "", user=None) -> P
 def team_create(
     *, season: Season, name: str, player_one: Player, player_two: Player, user=None
 ) -> Team:
+    if season.format != Season.Format.TEAMS:
+        raise DomainError(
+            "this season's partners rotate: teams are for seasons of fixed partnerships",
+            field="season",
+        )
     if player_one.pk == player_two.pk:
         raise DomainError("a team is two different players", field="player_two")
     for player in (player_one, player_two):

@@ -137,6 +137,23 @@ def test_a_player_is_on_one_team_per_season(organiser_api, make_season, league):
     assert Team.objects.count() == 1
 
 
+def test_a_season_whose_partners_rotate_has_no_teams(
+    organiser_api, organiser_client, make_season, league
+):
+    season = make_season(format=Season.Format.INDIVIDUAL)
+    ann, ben = (Player.objects.create(league=league, name=n) for n in ("Ann", "Ben"))
+    team = {"name": "Aces", "player_one": ann.pk, "player_two": ben.pk}
+    refused = organiser_api.post("/api/v1/teams/", {"season": season.pk, **team}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["message"] == (
+        "this season's partners rotate: teams are for seasons of fixed partnerships"
+    )
+    # The page's form too, which the season's menu does not link to for such a season.
+    page = organiser_client.post(f"/manage/seasons/{season.pk}/teams/", team, follow=True)
+    assert "teams are for seasons of fixed partnerships" in page.content.decode()
+    assert not Team.objects.exists()
+
+
 def test_other_leagues_organisers_cannot_write(api, league, django_user_model):
     outsider = django_user_model.objects.create_user("outsider", password="long-enough-pass")
     api.force_authenticate(outsider)
