@@ -96,11 +96,50 @@ def season_create(
         )
 
 
-def player_create(*, league: League, name: str, email: str = "", user=None) -> Player:
+PLAYER_NAME_MAX_LENGTH: int = Player._meta.get_field("name").max_length
+"""The longest name a player may have (SQLite does not enforce ``max_length``; the services do)."""
+
+
+def _player_name(name: str) -> str:
+    """A player's name as stored (runs of whitespace made one space), or why it cannot be one."""
     name = " ".join(name.split())
     if not name:
         raise DomainError("a player needs a name", field="name")
+    if len(name) > PLAYER_NAME_MAX_LENGTH:
+        raise DomainError(
+            f"a name has at most {PLAYER_NAME_MAX_LENGTH} characters (it has {len(name)})",
+            field="name",
+        )
+    return name
+
+
+def _refuse_name_on_roster(*, league_id: int, name: str, other_than: int | None = None) -> None:
+    """Refuse a name already on the league's roster in any case: the night desk finds a walk-in
+    by name regardless of case, so two such names would make the match ambiguous.
+
+    The caller holds the league's row lock (``_lock_roster``); a database constraint cannot
+    carry this rule while existing rosters may already hold names that differ only by case.
+    """
+    taken = Player.objects.filter(league_id=league_id, name__iexact=name)
+    if other_than is not None:
+        taken = taken.exclude(pk=other_than)
+    if taken.exists():
+        raise ConflictError(f"{name} is already on this league's roster")
+
+
+def _lock_roster(league_id: int) -> None:
+    """Lock the league's row so that two players are added or renamed one after the other (a
+    no-key lock: rows pointing at the league can still be written meanwhile)."""
+    League.objects.select_for_update(no_key=True).filter(pk=league_id).values_list(
+        "pk", flat=True
+    ).first()
+
+
+def player_create(*, league: League, name: str, email: str = "", user=None) -> Player:
+    name = _player_name(name)
     with _unique(f"{name} is already on this league's roster"):
+        _lock_roster(league.pk)
+        _refuse_name_on_roster(league_id=league.pk, name=name)
         player = Player.objects.create(league=league, name=name, email=email)
         audit_record(
             league=league,
@@ -158,20 +197,21 @@ def player_update(*, player: Player, name: str, email: str = "", user=None) -> P
     from django.core.exceptions import ValidationError
     from django.core.validators import validate_email
 
-    name = " ".join(name.split())
+    name = _player_name(name)
     email = email.strip()
-    if not name:
-        raise DomainError("a player needs a name", field="name")
     if email:
         try:
             validate_email(email)
         except ValidationError:
             raise DomainError(f"{email!r} is not an email address", field="email") from None
     with _unique(f"{name} is already on this league's roster"):
+        _lock_roster(player.league_id)
         player = Player.objects.select_for_update().get(pk=player.pk)
         before = player_picture(player)
         if before["name"] == name and before["email"] == email:
             return player
+        if before["name"] != name:  # a new email alone is fine beside an older case twin
+            _refuse_name_on_roster(league_id=player.league_id, name=name, other_than=player.pk)
         player.name, player.email = name, email
         player.save(update_fields=["name", "email"])
         audit_record(
@@ -234,8 +274,8 @@ def roster_import(*, league: League, rows: list[tuple[int, str, str]], user=None
         key = name.casefold()
         if not name:
             problems.append((line, "the name is empty"))
-        elif len(name) > 120:
-            problems.append((line, "the name is longer than 120 characters"))
+        elif len(name) > PLAYER_NAME_MAX_LENGTH:
+            problems.append((line, f"the name is longer than {PLAYER_NAME_MAX_LENGTH} characters"))
         elif key in on_roster:
             problems.append((line, f"{name} is already on the roster"))
         elif key in seen:

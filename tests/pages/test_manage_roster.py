@@ -156,3 +156,29 @@ def test_a_duplicate_name_is_refused_with_the_reason(client, league):
     assert "Zed is already on this league&#x27;s roster" in response.text
     assert Player.objects.count() == 1
     assert not AuditEntry.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["zed", "  ZED  ", "Zed Young"])
+def test_a_name_on_the_roster_in_another_case_is_refused(client, league, name):
+    PlayerFactory(league=league, name="Zed")
+    PlayerFactory(league=league, name="Zed Young")
+    response = client.post(reverse("manage:roster", args=[league.pk]), {"name": name.swapcase()})
+    assert response.status_code == 400
+    refused = " ".join(name.swapcase().split())
+    assert f"{refused} is already on this league&#x27;s roster" in response.text
+    assert sorted(Player.objects.values_list("name", flat=True)) == ["Zed", "Zed Young"]
+    assert not AuditEntry.objects.exists()
+
+
+def test_a_rename_to_another_players_name_in_another_case_is_refused(client, league):
+    PlayerFactory(league=league, name="Zed")
+    yara = PlayerFactory(league=league, name="Yara")
+    response = client.post(reverse("manage:player-edit", args=[yara.pk]), {"name": "ZED"})
+    assert response.status_code == 400
+    assert "ZED is already on this league&#x27;s roster" in response.text
+    assert sorted(Player.objects.values_list("name", flat=True)) == ["Yara", "Zed"]
+    assert not AuditEntry.objects.exists()
+
+    recased = client.post(reverse("manage:player-edit", args=[yara.pk]), {"name": "YARA"})
+    assert recased.status_code == 302
+    assert sorted(Player.objects.values_list("name", flat=True)) == ["YARA", "Zed"]
