@@ -16,9 +16,31 @@ from league.domain.rules import PRESETS, DefenderAlone, GameLength, RenegePenalt
 from league.domain.rules import Rulebook as RulebookRules
 from league.models import Season
 
+MAX_ID = 2**63 - 1
+"""The largest bigint: the largest id a row can have on either database."""
 MAX_ROSTER_BYTES = 512 * 1024
 MAX_ROSTER_ROWS = 2000
 ROSTER_TEMPLATE = "name,email\nAlice Adams,alice@example.com\nBob Brown,\n"
+
+
+def whole_number(value: str | None) -> int | None:
+    """A form value written as a whole number from 0 to ``MAX_ID`` in ASCII digits, or ``None``.
+
+    ``str.isdigit`` alone is not enough: it passes "²", which ``int`` refuses, and any number of
+    digits, while ``int`` refuses more than 4300 and the database a number beyond its column.
+    """
+    value = (value or "").strip()
+    if not (value.isascii() and value.isdigit()) or len(value) > len(str(MAX_ID)):
+        return None
+    number = int(value)
+    return number if number <= MAX_ID else None
+
+
+def form_id(value: str | None) -> int | None:
+    """A row's id chosen in a form (a ``<select>`` of players, teams …), or ``None`` when the
+    value cannot be one: the caller treats it as it treats an id that names no row."""
+    number = whole_number(value)
+    return number or None
 
 
 class SignupForm(UserCreationForm):

@@ -58,7 +58,7 @@ def plain_facts(body: bytes) -> dict | None:
     ``None`` when the body is not plainly valid (the DRF view decides it)."""
     try:  # strictly UTF-8, as DRF's parser reads it (json.loads would guess UTF-16 or a BOM)
         data = json.loads(body.decode("utf-8"))
-    except ValueError:
+    except (ValueError, RecursionError):  # a body nested too deeply raises RecursionError
         return None
     if type(data) is not dict or not set(data) <= FIELDS:
         return None

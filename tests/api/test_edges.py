@@ -8,6 +8,7 @@ import json
 import pytest
 
 from league.models import League
+from scoring.models import Hand
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
@@ -115,3 +116,43 @@ def test_sides_are_null_not_empty_and_private_notes_are_left_out(api):
     body = api.get(f"/api/v1/games/{game.pk}/").json()
     assert body["winner"] is None
     assert "dispute_reason" not in body
+
+
+NESTED = "[" * 5000 + "]" * 5000
+
+
+def nested_value(depth: int) -> str:
+    return "[" * depth + "1" + "]" * depth
+
+
+@pytest.mark.parametrize("door", ["captain", "organiser"])
+@pytest.mark.parametrize(
+    "body",
+    [NESTED, *(f'{{"makers": {nested_value(n)}, "tricks_won": 3}}' for n in (5000, 40))],
+    ids=["array-5000", "field-5000", "field-40"],
+)
+def test_a_hand_body_nested_too_deeply_is_400(api, organiser_api, make_game, door, body):
+    """Past about 1000 levels Python's JSON parser raises RecursionError (not ValueError), on the
+    DRF parser (a captain's header) and on the organiser's fast path alike."""
+    game = make_game()
+    client, headers = organiser_api, {}
+    if door == "captain":
+        client, headers = api, {"HTTP_X_CAPTAIN_TOKEN": game.captain_token}
+    response = client.post(
+        f"/api/v1/games/{game.pk}/hands/", body, content_type="application/json", **headers
+    )
+    assert error_of(response, 400)["code"] == "parse_error"
+    assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize("depth", [300, 5000])
+def test_a_related_id_nested_too_deeply_is_400(organiser_api, depth):
+    """A list of lists as a related id: Django's lookups recurse once a level (RecursionError at
+    about 300), so the parser refuses any body nested more than 32 deep."""
+    body = f'{{"name": "Deep", "league": {nested_value(depth)}}}'
+    response = organiser_api.post("/api/v1/seasons/", body, content_type="application/json")
+    assert error_of(response, 400) == {
+        "message": "the body is nested more than 32 arrays or objects deep",
+        "code": "parse_error",
+        "errors": {},
+    }

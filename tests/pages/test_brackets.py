@@ -249,3 +249,36 @@ def test_organiser_screens_need_an_organiser_of_the_league(client, four):
     assert bracket.status == "draft"
     listing = stranger.get("/manage/brackets/").content.decode()
     assert "Playoffs" not in listing
+
+
+@pytest.mark.parametrize("value", ["99999999999999999999", "²", "9" * 5000])
+def test_a_value_that_is_no_team_is_refused_and_writes_nothing(
+    organiser_client, four, organiser, value
+):
+    """Beyond any id column (an OverflowError on SQLite), a digit ``int`` refuses, more digits
+    than ``int`` reads: the same refusal as no team chosen."""
+    bracket, _teams = four
+    bracket_publish(bracket=bracket, user=organiser)
+    entries = sorted(bracket.entries.values_list("team_id", "withdrawn_at"))
+    response = organiser_client.post(
+        f"/manage/brackets/{bracket.pk}/withdraw/", {"team": value, "reason": "Ill"}
+    )
+    assert response.status_code == 400
+    assert "Pick the team that withdraws." in response.content.decode()
+    assert sorted(bracket.entries.values_list("team_id", "withdrawn_at")) == entries
+    url = f"/manage/brackets/{bracket.pk}/correct/"
+    for sent in (organiser_client.get, organiser_client.post):
+        response = sent(url, {"match": "W1-1", "winner": value, "reason": "Swapped"})
+        assert response.status_code == 400
+        assert "Pick the team that really won." in response.content.decode()
+    assert BracketCorrection.objects.count() == 0
+
+
+@pytest.mark.parametrize("field", ["best_of", "team_count"])
+def test_a_build_with_a_digit_int_refuses_is_explained(organiser_client, season, field):
+    make_teams(season, 4)
+    form = {"season": season.pk, "kind": "single", "name": "Cup", "team_count": "4", field: "²"}
+    response = organiser_client.post("/manage/brackets/new/", form)
+    assert response.status_code == 400
+    assert f"{field.replace('_', ' ')} must be a whole number" in response.content.decode()
+    assert not Bracket.objects.exists()

@@ -129,6 +129,28 @@ def test_the_organiser_schedules_a_team_season_and_the_public_sees_it(
     assert '<span class="table">Table 1:</span> Team 1 v Team 4' in public
 
 
+@pytest.mark.parametrize(
+    ("rounds", "message"),
+    [
+        ("40000", "A night holds at most 32767 rounds."),
+        ("99999999999999999999", "Rounds a night must be a whole number."),
+        ("²", "Rounds a night must be a whole number."),
+    ],
+)
+def test_rounds_a_night_no_column_holds_are_refused(organiser_client, season, rounds, message):
+    """Beyond the schedule's small-integer column (an error of the database), a digit ``int``
+    refuses: each explained on the form, nothing written."""
+    make_teams(season, 4)
+    before = schedule_rows()
+    response = organiser_client.post(
+        f"/manage/seasons/{season.pk}/schedule/",
+        {"nights": "2026-01-06", "cycles": "1", "rounds_per_night": rounds},
+    )
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert schedule_rows() == before
+
+
 def test_a_team_nights_desk_points_to_the_schedule_not_to_a_rotation(organiser_client, season):
     from league.models import Night
 

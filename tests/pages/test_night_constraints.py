@@ -334,3 +334,32 @@ def test_constraints_of_a_player_who_left_stay_in_words_but_not_in_the_form(
     assert form.data["keep_apart-1-first"] == form.data["keep_apart-1-second"] == ""
     assert form.data["fixed_table-1-player"] == str(roster["Ivy"].pk)
     assert re.search(r'name="fixed_table-1-table"[^>]*max="2"', html)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"seed": "99999999999999"}, "the seed must be a whole number from 0 to 2147483647"),
+        ({"seed": "²"}, "'²' is not a whole number"),
+        ({"rounds": "9" * 5000}, f"'{'9' * 5000}' is not a whole number"),
+        ({"fixed": [("Alice", "²")]}, "fixed table, row 1: '²' is not a table number"),
+        (
+            {"fixed": [("99999999999999999999", "1")]},
+            "fixed table, row 1: that player is not checked in tonight",
+        ),
+        ({"pairs": [("²", "Bob")]}, "keep apart, pair 1: that player is not checked in tonight"),
+    ],
+)
+def test_numbers_no_column_holds_are_refused_and_write_nothing(
+    organiser_client, night, twelve_here, fields, message
+):
+    """A seed beyond the plan's 32-bit column, a digit ``int`` refuses, more digits than ``int``
+    reads: each a refusal on the desk, not a server error."""
+    ids = {name: str(player.pk) for name, player in twelve_here.items()}
+    pairs = [tuple(ids.get(v, v) for v in pair) for pair in fields.pop("pairs", ())]
+    fixed = [(ids.get(name, name), table) for name, table in fields.pop("fixed", ())]
+    form = {**plan_form(pairs=pairs, fixed=fixed), **fields}
+    before = stored_state()
+    response = post(organiser_client, f"/manage/nights/{night.pk}/plan/", form)
+    assert flashes(response) == [message]
+    assert stored_state() == before

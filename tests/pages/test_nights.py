@@ -194,3 +194,110 @@ def test_only_the_leagues_organisers_run_the_desk(client, night, roster):
     assert refused.status_code == 403
     assert not Attendance.objects.exists()
     assert client.get("/manage/nights/999999/").status_code == 302
+
+
+def _night_state(night):
+    """What a refused action at the desk must leave exactly as it was."""
+    return (
+        sorted(Player.objects.values_list("pk", "name")),
+        sorted(Attendance.objects.values_list("player_id", "left_at")),
+        sorted(Seat.objects.values_list("round__number", "player_id", "table_number", "seat")),
+        Night.objects.get(pk=night.pk).status,
+    )
+
+
+def test_a_walk_in_name_too_long_for_the_roster_is_refused(organiser_client, night, roster):
+    before = _night_state(night)
+    response = post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"name": "W" * 300})
+    assert flashes(response) == ["a name has at most 120 characters (it has 300)"]
+    assert _night_state(night) == before
+
+
+def test_a_walk_in_in_another_case_checks_the_roster_player_in(organiser_client, night, roster):
+    response = post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"name": "  bOB  "})
+    assert flashes(response) == ["Bob is checked in."]
+    assert Player.objects.filter(name__iexact="bob").count() == 1
+    assert list(Attendance.objects.values_list("player_id", flat=True)) == [roster[1].pk]
+
+
+def test_a_substitute_takes_a_leavers_seats(organiser_client, night, roster):
+    run_to_published(organiser_client, night, roster[:8], 4)
+    post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
+    erin_later = set(
+        Seat.objects.filter(round__number__gt=1, player=roster[4]).values_list("pk", flat=True)
+    )
+    response = post(
+        organiser_client,
+        f"/manage/nights/{night.pk}/repair/",
+        {"substitute_for": roster[4].pk, "substitute_name": "ivy"},
+    )
+    assert flashes(response) == ["ivy takes Erin's seats from the next round."]
+    assert Player.objects.filter(name__iexact="ivy").count() == 1  # the roster's Ivy, reused
+    ivy_later = Seat.objects.filter(round__number__gt=1, player=roster[8])
+    assert set(ivy_later.values_list("pk", flat=True)) == erin_later
+    assert Seat.objects.filter(round__number=1, player=roster[4]).exists()
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        (
+            {"substitute_name": "W" * 300},
+            "a name has at most 120 characters (it has 300)",
+        ),
+        (
+            {"substitute_for": "abc", "substitute_name": "Sam Sub"},
+            "choose the player tonight whose seats the substitute takes",
+        ),
+        (
+            {"substitute_for": "999999", "substitute_name": "Sam Sub"},
+            "choose the player tonight whose seats the substitute takes",
+        ),
+    ],
+)
+def test_a_bad_substitute_is_refused_and_writes_nothing(
+    organiser_client, night, roster, form, message
+):
+    run_to_published(organiser_client, night, roster[:8], 4)
+    post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
+    form = {"substitute_for": roster[4].pk, **form}
+    before = _night_state(night)
+    plan_updated = NightPlan.objects.get(night=night).updated_at
+    response = post(organiser_client, f"/manage/nights/{night.pk}/repair/", form)
+    assert flashes(response) == [message]
+    assert _night_state(night) == before
+    assert NightPlan.objects.get(night=night).updated_at == plan_updated
+
+
+NOT_AN_ID = ["99999999999999999999", "abc", "²", "9" * 5000]
+"""Form values that name no row: beyond any id column (an OverflowError on SQLite), not a
+number, a digit ``int`` refuses, more digits than ``int`` reads."""
+
+
+@pytest.mark.parametrize("value", NOT_AN_ID)
+def test_checking_out_a_value_that_is_no_player_is_refused(organiser_client, night, roster, value):
+    post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"player": roster[0].pk})
+    before = _night_state(night)
+    response = post(organiser_client, f"/manage/nights/{night.pk}/check-out/", {"player": value})
+    assert flashes(response) == ["that player is not checked in"]
+    assert _night_state(night) == before
+
+
+@pytest.mark.parametrize("value", NOT_AN_ID)
+def test_checking_in_a_value_that_is_no_player_is_refused(organiser_client, night, roster, value):
+    before = _night_state(night)
+    response = post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"player": value})
+    assert flashes(response) == ["name the player to check in"]
+    assert _night_state(night) == before
+
+
+@pytest.mark.parametrize("value", NOT_AN_ID)
+def test_a_substitute_for_a_value_that_is_no_player_is_refused(
+    organiser_client, night, roster, value
+):
+    run_to_published(organiser_client, night, roster[:8], 4)
+    before = _night_state(night)
+    form = {"substitute_for": value, "substitute_name": "Sam Sub"}
+    response = post(organiser_client, f"/manage/nights/{night.pk}/repair/", form)
+    assert len(flashes(response)) == 1
+    assert _night_state(night) == before

@@ -41,6 +41,9 @@ from tournaments.domain.rotation import (
 )
 from tournaments.models import NightPlan, PlannedRound, Seat
 
+MAX_SEED = 2**31 - 1
+"""The largest seed a plan stores (``NightPlan.seed``: a 32-bit integer column on PostgreSQL)."""
+
 # ---------------------------------------------------------------------------------------------
 # Audited doors
 
@@ -207,6 +210,8 @@ def night_plan(
     """Generate (or generate again) the night's draft rotation for the players present."""
     if hands_per_game is not None and not 1 <= hands_per_game <= 100:
         raise DomainError("hands per game must be between 1 and 100", field="hands_per_game")
+    if not 0 <= seed <= MAX_SEED:
+        raise DomainError(f"the seed must be a whole number from 0 to {MAX_SEED}", field="seed")
     with transaction.atomic():
         night = _lock_night(night, user)
         _refuse_when_finished(night)

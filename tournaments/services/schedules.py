@@ -15,6 +15,9 @@ from scoring import services as scoring_services
 from tournaments.domain.schedule import season_schedule
 from tournaments.models import TeamSchedule
 
+MAX_ROUNDS_PER_NIGHT = 32767
+"""The most ``TeamSchedule.rounds_per_night`` stores (a small integer column on PostgreSQL)."""
+
 
 def season_schedule_create(
     *, season: Season, nights: Sequence, cycles: int = 1, rounds_per_night: int, user
@@ -34,6 +37,10 @@ def season_schedule_create(
         raise DomainError("Teams meet once or twice (1 or 2 cycles).", field="cycles")
     if rounds_per_night < 1:
         raise DomainError("A night holds at least one round.", field="rounds_per_night")
+    if rounds_per_night > MAX_ROUNDS_PER_NIGHT:
+        raise DomainError(
+            f"A night holds at most {MAX_ROUNDS_PER_NIGHT} rounds.", field="rounds_per_night"
+        )
     dates = sorted(nights)
     if not dates:
         raise DomainError("Give the dates of the season's nights.", field="nights")

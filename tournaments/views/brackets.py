@@ -34,6 +34,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from league.access import is_league_organiser
 from league.errors import AccessDeniedError, DomainError, NotFoundError
+from league.forms import form_id, whole_number
 from league.models import Season
 from tournaments.api.brackets import correction_message
 from tournaments.models import Bracket, BracketMatch
@@ -348,9 +349,10 @@ def _form_options(data) -> tuple[dict, object]:
         value = (data.get(name) or "").strip()
         if not value:
             return default
-        if not value.isdigit():
+        number = whole_number(value)
+        if number is None:
             raise DomainError(f"{name.replace('_', ' ')} must be a whole number", field=name)
-        return int(value)
+        return number
 
     return {
         "kind": data.get("kind", ""),
@@ -459,12 +461,12 @@ def manage_bracket_publish(request, pk: int) -> HttpResponse:
 def manage_bracket_withdraw(request, pk: int) -> HttpResponse:
     bracket = _managed_bracket(request, pk)
     try:
-        team = request.POST.get("team", "")
-        if not team.isdigit():
+        team = form_id(request.POST.get("team"))
+        if team is None:
             raise DomainError("Pick the team that withdraws.", field="team")
         bracket_withdraw_team(
             bracket=bracket,
-            team=int(team),
+            team=team,
             reason=request.POST.get("reason", ""),
             user=request.user,
         )
@@ -480,28 +482,28 @@ def manage_bracket_correct(request, pk: int) -> HttpResponse:
     the reset list the organiser saw and a reason."""
     bracket = _managed_bracket(request, pk)
     data = request.POST if request.method == "POST" else request.GET
-    code, winner = data.get("match", ""), data.get("winner", "")
+    code, winner = data.get("match", ""), form_id(data.get("winner"))
     try:
-        if not winner.isdigit():
+        if winner is None:
             raise DomainError("Pick the team that really won.", field="winner")
         if request.method == "POST":
             bracket_correct(
                 bracket=bracket,
                 code=code,
-                winner=int(winner),
+                winner=winner,
                 reason=data.get("reason", ""),
                 reset=[value for value in data.getlist("reset") if value],
                 user=request.user,
             )
             return redirect("brackets:manage-detail", pk=bracket.pk)
         preview = bracket_correction_preview(
-            bracket=bracket, code=code, winner=int(winner), user=request.user
+            bracket=bracket, code=code, winner=winner, user=request.user
         )
     except DomainError as error:
-        if request.method == "POST" and code and winner.isdigit():
+        if request.method == "POST" and code and winner is not None:
             try:
                 preview = bracket_correction_preview(
-                    bracket=bracket, code=code, winner=int(winner), user=request.user
+                    bracket=bracket, code=code, winner=winner, user=request.user
                 )
             except DomainError:
                 return _manage_page(request, bracket, error=error.message, status=400)
@@ -576,8 +578,8 @@ def manage_season_schedule(request, pk: int) -> HttpResponse:
     }
     if request.method == "POST":
         try:
-            rounds = (request.POST.get("rounds_per_night") or "").strip()
-            if not rounds.isdigit():
+            rounds = whole_number(request.POST.get("rounds_per_night"))
+            if rounds is None:
                 raise DomainError(
                     "Rounds a night must be a whole number.", field="rounds_per_night"
                 )
@@ -585,7 +587,7 @@ def manage_season_schedule(request, pk: int) -> HttpResponse:
                 season=season,
                 nights=_parse_dates(request.POST.get("nights", "")),
                 cycles=2 if request.POST.get("cycles") == "2" else 1,
-                rounds_per_night=int(rounds),
+                rounds_per_night=rounds,
                 user=request.user,
             )
         except DomainError as error:

@@ -31,6 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from league.access import is_league_organiser
 from league.errors import AccessDeniedError, DomainError, NotFoundError
+from league.forms import form_id, whole_number
 from league.models import Attendance, Player
 from scoring.models import Game
 from scoring.selectors import night_race_stakes
@@ -86,9 +87,10 @@ def _number(value: str, default: int | None = None) -> int | None:
     value = (value or "").strip()
     if not value:
         return default
-    if not value.isdigit():
+    number = whole_number(value)
+    if number is None:
         raise DomainError(f"{value!r} is not a whole number")
-    return int(value)
+    return number
 
 
 def _paper(request) -> str:
@@ -206,9 +208,9 @@ def night_tables(request, pk: int):
 def night_check_in(request, pk: int):
     night = _organiser_night(request, pk)
     player = None
-    player_id = request.POST.get("player", "")
-    if player_id.isdigit():
-        player = Player.objects.filter(pk=int(player_id)).first()
+    player_id = form_id(request.POST.get("player"))
+    if player_id is not None:
+        player = Player.objects.filter(pk=player_id).first()
     name = request.POST.get("name", "")
     return _run(
         request,
@@ -222,7 +224,9 @@ def night_check_in(request, pk: int):
 @require_POST
 def night_check_out(request, pk: int):
     night = _organiser_night(request, pk)
-    attendance = Attendance.objects.filter(night=night, player_id=request.POST.get("player") or 0)
+    attendance = Attendance.objects.filter(
+        night=night, player_id=form_id(request.POST.get("player")) or 0
+    )
     player = attendance.first().player if attendance.exists() else None
     if player is None:
         messages.error(request, "that player is not checked in")
@@ -258,7 +262,7 @@ def night_plan(request, pk: int):
 def _form_rows(data, prefix: str, first: str, second: str) -> list[tuple[int, str, str]]:
     """The plan form's numbered rows ``<prefix>-<n>-<first>`` / ``<prefix>-<n>-<second>``:
     ``(n, first value, second value)`` in row order, fully empty rows left out."""
-    pattern = re.compile(rf"^{re.escape(prefix)}-(\d+)-({first}|{second})$")
+    pattern = re.compile(rf"^{re.escape(prefix)}-([0-9]{{1,9}})-({first}|{second})$")
     rows: dict[int, dict[str, str]] = {}
     for key in data:
         match = pattern.match(key)
@@ -269,7 +273,7 @@ def _form_rows(data, prefix: str, first: str, second: str) -> list[tuple[int, st
 
 
 def _present_player(value: str, present: dict[int, Player], where: str, field: str) -> Player:
-    player = present.get(int(value)) if value.isdigit() else None
+    player = present.get(form_id(value))
     if player is None:
         raise DomainError(f"{where}: that player is not checked in tonight", field=field)
     return player
@@ -307,11 +311,12 @@ def _fixed_tables(data, present: dict[int, Player]) -> dict[int, int]:
         player = _present_player(chosen, present, where, "fixed_tables")
         if not table:
             raise DomainError(f"{where}: give {player.name}'s table number", field="fixed_tables")
-        if not table.isdigit():
+        number = whole_number(table)
+        if number is None:
             raise DomainError(f"{where}: {table!r} is not a table number", field="fixed_tables")
-        if tables and not 1 <= int(table) <= tables:
+        if tables and not 1 <= number <= tables:
             raise DomainError(
-                f"{where}: there is no table {int(table)}; {len(present)} players fill tables "
+                f"{where}: there is no table {number}; {len(present)} players fill tables "
                 f"1 to {tables}",
                 field="fixed_tables",
             )
@@ -319,7 +324,7 @@ def _fixed_tables(data, present: dict[int, Player]) -> dict[int, int]:
             raise DomainError(
                 f"{where}: {player.name} already has a fixed table", field="fixed_tables"
             )
-        fixed[player.pk] = int(table)
+        fixed[player.pk] = number
     return fixed
 
 
@@ -363,9 +368,13 @@ def round_finish(request, pk: int, number: int):
 @require_POST
 def night_repair(request, pk: int):
     night = _organiser_night(request, pk)
-    leaver_id = request.POST.get("substitute_for", "")
-    leaver = Player.objects.filter(pk=int(leaver_id)).first() if leaver_id.isdigit() else None
+    leaver_id = form_id(request.POST.get("substitute_for"))
+    leaver = Player.objects.filter(pk=leaver_id).first() if leaver_id else None
     name = request.POST.get("substitute_name", "")
+    if leaver is None and ("substitute_for" in request.POST or "substitute_name" in request.POST):
+        # The substitute form, naming nobody who is playing: say so, rather than re-plan.
+        messages.error(request, "choose the player tonight whose seats the substitute takes")
+        return _back(night)
     if leaver is not None:
         done = f"{' '.join(name.split())} takes {leaver}'s seats from the next round."
     else:
