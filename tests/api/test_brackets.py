@@ -451,6 +451,28 @@ def test_withdrawing_voids_the_unplayed_game_of_a_ready_match(organiser_api, pub
     assert game.captain_token != token
 
 
+@pytest.mark.parametrize("team", [2**63, 99999999999999999999, 0])
+def test_a_team_id_no_row_can_have_is_refused_and_changes_nothing(
+    organiser_api, published, season, teams, team
+):
+    data = published()
+    path = f"/api/v1/brackets/{data['id']}"
+    answers = [
+        organiser_api.post(f"{path}/withdrawals/", {"team": team}, format="json"),
+        organiser_api.post(
+            f"{path}/corrections/preview/", {"match": "W1-1", "winner": team}, format="json"
+        ),
+        organiser_api.post(
+            "/api/v1/brackets/",
+            {"season": season.pk, "kind": "single", "teams": [team, teams[0].pk]},
+            format="json",
+        ),
+    ]
+    assert [answer.status_code for answer in answers] == [400, 400, 400]
+    assert organiser_api.get(f"{path}/").json() == data
+    assert Bracket.objects.count() == 1
+
+
 def test_double_elimination_with_a_reset_plays_out(
     api, published, teams, django_capture_on_commit_callbacks
 ):

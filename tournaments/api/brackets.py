@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from league.api.filters import SeasonScopedFilter, filtered
 from league.errors import NotFoundError
+from league.forms import MAX_ID
 from league.models import Season
 from tournaments.models import Bracket
 from tournaments.selectors.brackets import (
@@ -150,7 +151,7 @@ class BracketInputSerializer(serializers.Serializer):
         min_value=2, required=False, help_text="Seed the top N teams of the current standings."
     )
     teams = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         required=False,
         help_text="Or the teams' ids in seed order (seed 1 first).",
     )
@@ -169,7 +170,9 @@ class BracketInputSerializer(serializers.Serializer):
 
 class CorrectionInputSerializer(serializers.Serializer):
     match = serializers.CharField(max_length=16, help_text="The decided match's code, e.g. W1-2.")
-    winner = serializers.IntegerField(help_text="The team that really won it.")
+    winner = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="The team that really won it."
+    )
 
 
 class CorrectionApplySerializer(CorrectionInputSerializer):
@@ -202,7 +205,7 @@ class CorrectionPreviewSerializer(serializers.Serializer):
 
 
 class WithdrawalInputSerializer(serializers.Serializer):
-    team = serializers.IntegerField()
+    team = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
