@@ -14,10 +14,8 @@ from django.contrib.auth.forms import UserCreationForm
 
 from league.domain.rules import PRESETS, DefenderAlone, GameLength, RenegePenalty
 from league.domain.rules import Rulebook as RulebookRules
-from league.models import Season
+from league.models import MAX_ID, Season
 
-MAX_ID = 2**63 - 1
-"""The largest bigint: the largest id a row can have on either database."""
 MAX_ROSTER_BYTES = 512 * 1024
 MAX_ROSTER_ROWS = 2000
 ROSTER_TEMPLATE = "name,email\nAlice Adams,alice@example.com\nBob Brown,\n"

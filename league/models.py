@@ -12,6 +12,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+MAX_ID = 2**63 - 1
+"""The largest bigint: the largest id a row can have on either database."""
+
 
 class League(models.Model):
     name = models.CharField(max_length=120)

@@ -6,7 +6,7 @@ import django_filters
 from django import forms
 from rest_framework.exceptions import ValidationError
 
-from league.forms import MAX_ID
+from league.models import MAX_ID
 
 
 class IdField(forms.IntegerField):

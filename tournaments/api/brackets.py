@@ -17,8 +17,7 @@ from rest_framework.views import APIView
 
 from league.api.filters import SeasonScopedFilter, filtered
 from league.errors import NotFoundError
-from league.forms import MAX_ID
-from league.models import Season
+from league.models import MAX_ID, Season
 from tournaments.models import Bracket
 from tournaments.selectors.brackets import (
     bracket_for_viewer,
@@ -143,6 +142,11 @@ class BracketDetailSerializer(BracketSerializer):
     tables = StandingTableSerializer(many=True, help_text="Pool tables or the Swiss standings.")
 
 
+def _team_id(**kwargs) -> serializers.IntegerField:
+    """A team's id given in a request: 1 to the largest id a row can have."""
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
 class BracketInputSerializer(serializers.Serializer):
     season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all())
     kind = serializers.ChoiceField(choices=[(kind.value, kind.label) for kind in BRACKET_KINDS])
@@ -151,7 +155,7 @@ class BracketInputSerializer(serializers.Serializer):
         min_value=2, required=False, help_text="Seed the top N teams of the current standings."
     )
     teams = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        child=_team_id(),
         required=False,
         help_text="Or the teams' ids in seed order (seed 1 first).",
     )
@@ -170,9 +174,7 @@ class BracketInputSerializer(serializers.Serializer):
 
 class CorrectionInputSerializer(serializers.Serializer):
     match = serializers.CharField(max_length=16, help_text="The decided match's code, e.g. W1-2.")
-    winner = serializers.IntegerField(
-        min_value=1, max_value=MAX_ID, help_text="The team that really won it."
-    )
+    winner = _team_id(help_text="The team that really won it.")
 
 
 class CorrectionApplySerializer(CorrectionInputSerializer):
@@ -205,7 +207,7 @@ class CorrectionPreviewSerializer(serializers.Serializer):
 
 
 class WithdrawalInputSerializer(serializers.Serializer):
-    team = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    team = _team_id()
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
