@@ -63,14 +63,16 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # The headers of every answer, the plain hand POST's included (config.hands): above it.
     "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.csp.CSPMiddleware",  # django-csp's, its usual policies built once
+    "config.hands.PlainHandMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.messages.MessageMiddleware",  # Django's, its storage made when first used
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "config.csp.CSPMiddleware",  # django-csp's, its usual policies built once
 ]
 
 ROOT_URLCONF = "config.urls"

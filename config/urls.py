@@ -1,6 +1,8 @@
+import re
+
 from csp.decorators import csp_update
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import include, path
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -17,7 +19,6 @@ from league.api.views import (
     TeamViewSet,
 )
 from league.manage import urls as league_workspace
-from scoring.api.fast_hands import fast_path
 from scoring.api.public import SeasonPlayerStatsView
 from scoring.api.race import SeasonRaceView
 from scoring.api.views import (
@@ -43,17 +44,12 @@ router.register("teams", TeamViewSet)
 for prefix, viewset, basename in bracket_api.VIEWSETS + night_api.VIEWSETS:
     router.register(prefix, viewset, basename=basename)
 
-# The hands URL of a game, matched as the router matches it and before the router's route: the
-# plain hand POST is served without DRF's dispatch, all else by the router's view
-# (scoring.api.fast_hands).
+# The hands URL of a game, as the router matches it: its plain POST is answered above the page
+# middlewares and the URL resolution (config.hands), all else by the router's view.
 _hands = next(url for url in router.urls if url.name == "game-hands")
+HANDS_PATH = re.compile(rf"/api/v1/{_hands.pattern.regex.pattern.lstrip('^').rstrip('$')}")
 
 urlpatterns = [
-    re_path(
-        rf"^api/v1/{_hands.pattern.regex.pattern.lstrip('^')}",
-        fast_path(_hands.callback),
-        name=_hands.name,
-    ),
     path("api/v1/rulebooks/preview/", RulebookPreviewView.as_view(), name="rulebook-preview"),
     path(
         "api/v1/seasons/<int:pk>/standings/",

@@ -1,5 +1,6 @@
-"""The hand POST's plain case, served without DRF's dispatch; every other request to the same URL
-goes to the DRF view (``GameViewSet.record_hand`` and ``hands``) unchanged.
+"""The hand POST's plain case, served without DRF's dispatch (by ``config.hands``, above the
+page middlewares); every other request to the same URL goes to the DRF view
+(``GameViewSet.record_hand`` and ``hands``) unchanged.
 
 The hand POST is the busiest request of a night, and DRF's dispatch and input serializer were
 about 30% of its cost under load (``benchmarks/bench_api_hands.py``). The *plain case*: a POST
@@ -20,16 +21,13 @@ compares statuses, bodies, headers and rows.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.csrf import csrf_exempt
 from rest_framework.renderers import JSONRenderer
 
 from league.access import is_organiser_given_role
@@ -74,22 +72,15 @@ def plain_facts(body: bytes) -> dict | None:
     return data
 
 
-def fast_path(drf_view: Callable) -> Callable:
-    """The view of the hands URL: the plain case here, everything else by ``drf_view``."""
-
-    @csrf_exempt
-    @functools.wraps(drf_view)  # its cls and actions, for DRF's breadcrumbs and the schema
-    def view(request: HttpRequest, pk: str) -> HttpResponse:
-        response = _plain(request, pk) if _looks_plain(request) else None
-        return drf_view(request, pk=pk) if response is None else response
-
-    return view
+def plain_answer(request: HttpRequest, pk: str) -> HttpResponse | None:
+    """The answer to a request to game ``pk``'s hands URL if it is a plain hand POST, else
+    ``None`` (nothing was written: the DRF view answers it)."""
+    return _plain(request, pk) if request.method == "POST" and _looks_plain(request) else None
 
 
 def _looks_plain(request: HttpRequest) -> bool:
     return (
-        request.method == "POST"
-        and not request.META.get("QUERY_STRING")
+        not request.META.get("QUERY_STRING")
         and request.content_type == "application/json"
         and request.content_params.get("charset", "utf-8").lower() == "utf-8"
         and "HTTP_X_CAPTAIN_TOKEN" not in request.META

@@ -1,7 +1,8 @@
-"""The hand POST's plain case is served without DRF's dispatch (``scoring.api.fast_hands``) and
-answers exactly as the DRF view does: the same bodies, posted to two games alike, one the plain
-way and one through DRF (a query string sends it there), get the same status, body and headers
-and write the same rows; whatever is not plainly valid reaches the DRF view."""
+"""The hand POST's plain case is served without DRF's dispatch (``scoring.api.fast_hands``),
+above the page middlewares (``config.hands``), and answers exactly as the DRF view does: the
+same bodies, posted to two games alike, one the plain way and one through DRF (a query string
+sends it there), get the same status, body and headers and write the same rows; whatever is not
+plainly valid reaches the DRF view."""
 
 import json
 
@@ -25,8 +26,21 @@ VALUES = {
     **{flag: st.booleans() | ODD for flag in ("caller_alone", "defender_alone")},
     **{flag: st.just(False) | st.booleans() | ODD for flag in ("thrown_in", "misdeal")},
 }
-BODY = st.fixed_dictionaries({}, optional={**VALUES, "extra": st.just(1)}) | st.sampled_from(
-    [[], "hand", 3, None]
+# A third of the bodies are hands the rules take, so that the plain way records and replays hands
+# and its answers are compared with DRF's (of the others almost none is a hand the rules take).
+GOOD = st.fixed_dictionaries(
+    {"makers": st.sampled_from(["A", "B"]), "tricks_won": st.integers(0, 5)},
+    optional={
+        "number": st.integers(1, 4),
+        "caller_alone": st.booleans(),
+        "renege": st.sampled_from([None, ""]),
+        "ordered_up": st.sampled_from([None, True, False]),
+    },
+)
+BODY = (
+    GOOD
+    | st.fixed_dictionaries({}, optional={**VALUES, "extra": st.just(1)})
+    | st.sampled_from([[], "hand", 3, None])
 )
 KEY = st.sampled_from([None, "k1", "k2"])
 
@@ -54,9 +68,16 @@ def post(client, game, body, key, *, via_drf: bool):
 
 def same_answer(fast, slow, fast_game, slow_game) -> None:
     assert fast.status_code == slow.status_code, (fast.content, slow.content)
-    for header in ("Content-Type", "Allow", "Vary"):
-        assert fast.get(header) == slow.get(header), header
+    # Every header, the security headers of every answer included; the length, which the ids
+    # can change, is each body's own.
+    assert without_length(fast) == without_length(slow)
+    for answer in (fast, slow):
+        assert answer["Content-Length"] == str(len(answer.content))
     assert normalised(fast.content, fast_game) == normalised(slow.content, slow_game)
+
+
+def without_length(response) -> dict:
+    return {name: value for name, value in response.headers.items() if name != "Content-Length"}
 
 
 def normalised(content: bytes, game: Game):
@@ -122,6 +143,12 @@ def test_a_plain_hand_post_does_not_reach_drf_and_a_retry_is_answered_the_same(
     assert (first.status_code, retry.status_code, drf_calls) == (201, 200, [])
     assert retry.json()["id"] == first.json()["id"] and Hand.objects.filter(game=game).count() == 1
     assert first["Content-Type"] == "application/json" and "Accept" in first["Vary"]
+    # answered above the page middlewares, beneath those whose headers every answer carries
+    assert {
+        "Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options",
+        "Referrer-Policy", "Cross-Origin-Opener-Policy", "Content-Length",
+    } <= set(first.headers)  # fmt: skip
+    assert "Set-Cookie" not in first.headers and not first.cookies
     taken = post(organiser_api, game, {**body, "makers": "B"}, None, via_drf=False)
     assert taken.status_code == 409 and drf_calls == [str(game.pk)]  # DRF says why
     assert taken.json()["game"]["score_a"] == 1
@@ -184,3 +211,13 @@ def test_a_signed_in_session_goes_to_drf(organiser, make_game, drf_calls, client
     )
     assert response.status_code == 201  # (the test client waives DRF's CSRF check)
     assert drf_calls == [str(game.pk)]
+
+
+def test_a_plain_hand_post_over_http_is_sent_to_https_and_writes_nothing(
+    organiser_api, make_game, drf_calls, settings
+):
+    settings.SECURE_SSL_REDIRECT = True
+    game = make_game()
+    response = post(organiser_api, game, {"makers": "A", "tricks_won": 3}, None, via_drf=False)
+    assert response.status_code == 301 and response["Location"].startswith("https://")
+    assert not Hand.objects.filter(game=game).exists() and drf_calls == []
