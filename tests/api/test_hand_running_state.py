@@ -5,6 +5,7 @@ backfill migration computes it for games recorded before it existed; and one han
 fixed number of queries, however many hands the game has."""
 
 import importlib
+import itertools
 
 import pytest
 from django.apps import apps
@@ -15,10 +16,12 @@ from hypothesis import strategies as st
 
 from league.errors import DomainError
 from scoring import services
+from scoring.access import _token_door_sql
 from scoring.api import serializers as s
 from scoring.domain.engine import game_state, next_dealer
 from scoring.models import Game, Hand
-from scoring.services.game_state import _stored_score
+from scoring.services.game_state import RUNNING_FIELDS, _hand_write_sql, _stored_score
+from tests.conftest import require
 from tests.factories import GameFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
@@ -188,6 +191,25 @@ def test_one_hand_post_runs_a_fixed_number_of_queries(organiser_api, make_game):
     statements = 2 if connection.vendor == "postgresql" else 4
     assert counts == [statements + 2] * 2, queries.captured_queries
     assert [query["sql"] for query in queries.captured_queries].count(None) == 0
+
+
+@pytest.mark.services  # the pass on PostgreSQL
+def test_the_hand_posts_statements_are_ones_psycopg_converts_once():
+    """psycopg turns a statement's ``%s`` into ``$n`` once and remembers it, but only for a
+    statement of at most ``MAX_CACHED_STATEMENT_PARAMS`` parameters (50) and
+    ``MAX_CACHED_STATEMENT_LENGTH`` characters; beyond either, it parses the statement again at
+    every call. With six columns more, the hand's write had 53 parameters, and a hand POST cost
+    a third more instructions (``benchmarks/bench_hand_instructions.py``: 4.01 M against 2.97 M).
+    A field more on ``Hand``, ``Game`` or ``ResultChange`` must not take the write, in any of
+    its shapes, or the door's read over either."""
+    from psycopg import _queries
+
+    require(connection.vendor == "postgresql", "the hand's write is one statement on PostgreSQL")
+    shapes = itertools.product((False, True), repeat=len(RUNNING_FIELDS))
+    statements = [_token_door_sql(True)] + [_hand_write_sql(nulls)[0] for nulls in shapes]
+    for sql in statements:
+        assert sql.count("%s") <= _queries.MAX_CACHED_STATEMENT_PARAMS, sql
+        assert len(sql) <= _queries.MAX_CACHED_STATEMENT_LENGTH, sql
 
 
 def test_a_hand_answer_is_what_the_serializers_give(organiser_api, make_game):
