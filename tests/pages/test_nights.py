@@ -231,7 +231,7 @@ def test_a_substitute_takes_a_leavers_seats(organiser_client, night, roster):
         f"/manage/nights/{night.pk}/repair/",
         {"substitute_for": roster[4].pk, "substitute_name": "ivy"},
     )
-    assert flashes(response) == ["ivy takes Erin's seats from the next round."]
+    assert flashes(response) == ["Ivy takes Erin's seats from the next round."]  # the roster's
     assert Player.objects.filter(name__iexact="ivy").count() == 1  # the roster's Ivy, reused
     ivy_later = Seat.objects.filter(round__number__gt=1, player=roster[8])
     assert set(ivy_later.values_list("pk", flat=True)) == erin_later

@@ -72,13 +72,16 @@ def _back(night) -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse("night-manage", args=[night.pk]), status=303)
 
 
-def _run(request, night, action, done: str):
-    """Call one service; say what happened, or why it was refused, on the night's page."""
+def _run(request, night, action, done):
+    """Call one service; say what happened (``done``: a message, formatted with the service's
+    ``result``, or a function of it), or why it was refused, on the night's page."""
     try:
         result = action()
     except DomainError as error:
         messages.error(request, error.message)
     else:
+        if callable(done):
+            done = done(result)
         messages.success(request, done.format(result=result) if "{" in done else done)
     return _back(night)
 
@@ -376,7 +379,13 @@ def night_repair(request, pk: int):
         messages.error(request, "choose the player tonight whose seats the substitute takes")
         return _back(night)
     if leaver is not None:
-        done = f"{' '.join(name.split())} takes {leaver}'s seats from the next round."
+
+        def done(_plan) -> str:
+            # the roster's player the name checked in (a walk-in's lookup ignores case)
+            cleaned = " ".join(name.split())
+            roster = Player.objects.filter(league_id=night.season.league_id, name__iexact=cleaned)
+            return f"{roster.first() or cleaned} takes {leaver}'s seats from the next round."
+
     else:
         done = "Re-planned the rounds not started; rounds already played are unchanged."
     return _run(
