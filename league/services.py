@@ -113,14 +113,25 @@ def _player_name(name: str) -> str:
     return name
 
 
+def _named(league_id: int, name: str):
+    """The league's players called ``name`` (whitespace runs made one space), in any case."""
+    return Player.objects.filter(league_id=league_id, name__iexact=" ".join(name.split()))
+
+
+def roster_player_named(*, league_id: int, name: str) -> Player | None:
+    """The league's player called ``name``, in any case: how a walk-in is found on the roster."""
+    return _named(league_id, name).first()
+
+
 def _refuse_name_on_roster(*, league_id: int, name: str, other_than: int | None = None) -> None:
     """Refuse a name already on the league's roster in any case: the night desk finds a walk-in
-    by name regardless of case, so two such names would make the match ambiguous.
+    by name regardless of case (:func:`roster_player_named`), so two such names would make the
+    match ambiguous.
 
     The caller holds the league's row lock (``_lock_roster``); a database constraint cannot
     carry this rule while existing rosters may already hold names that differ only by case.
     """
-    taken = Player.objects.filter(league_id=league_id, name__iexact=name)
+    taken = _named(league_id, name)
     if other_than is not None:
         taken = taken.exclude(pk=other_than)
     if taken.exists():

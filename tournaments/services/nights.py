@@ -104,9 +104,9 @@ def night_check_in(*, night: Night, user, player: Player | None = None, name: st
             cleaned = " ".join(name.split())
             if not cleaned:
                 raise DomainError("name the player to check in", field="name")
-            player = Player.objects.filter(
-                league_id=night.season.league_id, name__iexact=cleaned
-            ).first() or league_services.player_create(league=night.season.league, name=cleaned)
+            player = league_services.roster_player_named(
+                league_id=night.season.league_id, name=cleaned
+            ) or league_services.player_create(league=night.season.league, name=cleaned)
         elif player.league_id != night.season.league_id:
             raise DomainError(f"{player} is not on this league's roster", field="player")
         attendance = Attendance.objects.filter(night=night, player=player).first()

@@ -33,6 +33,7 @@ from league.access import is_league_organiser
 from league.errors import AccessDeniedError, DomainError, NotFoundError
 from league.forms import form_id, whole_number
 from league.models import Attendance, Player
+from league.services import roster_player_named
 from scoring.models import Game
 from scoring.selectors import night_race_stakes
 from tournaments.domain.rotation import full_cycle_length
@@ -381,10 +382,9 @@ def night_repair(request, pk: int):
     if leaver is not None:
 
         def done(_plan) -> str:
-            # the roster's player the name checked in (a walk-in's lookup ignores case)
-            cleaned = " ".join(name.split())
-            roster = Player.objects.filter(league_id=night.season.league_id, name__iexact=cleaned)
-            return f"{roster.first() or cleaned} takes {leaver}'s seats from the next round."
+            # the roster's player the name checked in, in the roster's spelling
+            substitute = roster_player_named(league_id=night.season.league_id, name=name)
+            return f"{substitute} takes {leaver}'s seats from the next round."
 
     else:
         done = "Re-planned the rounds not started; rounds already played are unchanged."
