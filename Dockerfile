@@ -7,23 +7,30 @@
 
 ARG PYTHON_VERSION=3.12
 
-# --- build: a virtual environment with the dependencies of pyproject.toml ----------------------
+# --- build: a virtual environment with the dependencies of pyproject.toml, as uv.lock pins them --
 FROM python:${PYTHON_VERSION}-slim AS build
 
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    PYTHONDONTWRITEBYTECODE=1
-
-RUN python -m venv /opt/venv
+    PYTHONDONTWRITEBYTECODE=1 \
+    UV_PROJECT_ENVIRONMENT=/opt/venv \
+    UV_PYTHON=/usr/local/bin/python3 \
+    UV_PYTHON_DOWNLOADS=never \
+    UV_NO_CACHE=1
 ENV PATH=/opt/venv/bin:$PATH
 
 WORKDIR /src
-# Only the project metadata: the project itself has no packages (setuptools `packages = []`), so
-# `pip install .` installs exactly [project.dependencies], and this layer stays cached until
-# pyproject.toml changes. The source is copied into /app in the runtime stage and run from there.
-COPY pyproject.toml ./
-RUN pip install --upgrade pip \
- && pip install .
+# Only the project metadata and its lock, so this layer stays cached until one of them changes.
+# uv comes from pip at the version and hashes uv.lock pins for it, outside /opt/venv (it stays in
+# this stage). `uv sync --locked` refuses a uv.lock that disagrees with pyproject.toml and installs
+# into /opt/venv exactly the locked versions of [project.dependencies] (no dev extra), each
+# checked against its hash in the lock. The project itself has no packages (setuptools
+# `packages = []`), so it is not installed: the source is copied into /app in the runtime stage
+# and run from there.
+COPY pyproject.toml uv.lock ./
+RUN python -c 'import tomllib; p = next(p for p in tomllib.load(open("uv.lock", "rb"))["package"] if p["name"] == "uv"); print("uv==" + p["version"], *("--hash=" + w["hash"] for w in p["wheels"]))' > /tmp/uv-requirements.txt \
+ && pip install --require-hashes --no-deps -r /tmp/uv-requirements.txt \
+ && uv sync --locked --no-dev --no-install-project
 
 # --- runtime -----------------------------------------------------------------------------------
 FROM python:${PYTHON_VERSION}-slim AS runtime
