@@ -57,7 +57,7 @@ def sweep_stale_seasons() -> dict[str, list[int]]:
     max_retries=5,
 )
 def recompute_season_standings(season_id: int) -> int | None:
-    snapshot = standings.season_standings_recompute(season_id=season_id, queued=True)
+    snapshot = standings.season_standings_recompute(season_id=season_id)
     return snapshot.results_version if snapshot else None
 
 

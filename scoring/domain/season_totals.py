@@ -32,7 +32,9 @@ not keep).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import hashlib
+from array import array
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from scoring.domain.standings import SeasonRules, Side, Standings
@@ -381,6 +383,25 @@ def _line_of(data: Mapping[str, Any]) -> list:
         data["points_against"],
         *(data[name] for name in HAND_COUNT_NAMES),
     ]
+
+
+def stats_line_digest(data: Mapping[str, Any]) -> str:
+    """A digest of a rendered player or team stats line, taken from its counts (the line's
+    numbers, then each list of partner and opponent records as columns): equal for equal lines,
+    and cheaper than a digest of the whole rendered line."""
+    lists = [data["partners"], data["opponents"]] if "partners" in data else [data["opponents"]]
+    digest = hashlib.md5(array("q", _line_of(data)).tobytes(), usedforsecurity=False)
+    for records in lists:
+        columns: list[Sequence[int]] = [
+            [record[name] for record in records] for name in _RECORD_COLUMNS
+        ]
+        digest.update(array("q", [len(columns[0])]).tobytes())
+        for column in columns:
+            digest.update(array("q", column).tobytes())
+    return digest.hexdigest()
+
+
+_RECORD_COLUMNS = ("other_id", "wins", "losses", "draws")
 
 
 def _pairs_of(records: Iterable[Mapping[str, int]]) -> dict[int, list[int]]:

@@ -11,24 +11,20 @@ ratings engines, and store one snapshot. Also how a recompute is asked for, coal
   at a time per season (a short-lived cache key, the *pending key*), and it reads the newest
   version when it runs. A run clears the key first, so a change committed after that queues the
   next run.
-- *grace*: a run waits ``PENDING_GRACE`` seconds after clearing the pending key before it reads
-  the changes. So a process that found the key set (or set it) at time t knows that a change it
-  commits before t + ``PENDING_GRACE`` will be read by a run that has not read yet: for that long
-  it does not ask Redis again (one round trip per hand saved on a busy season's hand POSTs).
-  Only durations are compared, each on one machine's monotonic clock: the web and worker clocks
-  need not agree.
+- *no change lost*: a change commits, then asks for a run (``cache.add`` of the pending key;
+  the one that set it sends the job). A run clears the key before it reads anything. So a change
+  committed before the clearing is read by that run, and a change whose ``add`` comes after the
+  clearing sets the key again and queues the next run: either way some run reads it. Should the
+  job not be sent (broker down) or the key expire unused, the change stays pending (its
+  ``ResultChange`` row) and the beat's sweep queues the run.
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import io
-import json
 import pickle
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from django.core.cache import cache
@@ -39,10 +35,10 @@ from django.utils import timezone
 from league.errors import DomainError
 from league.models import Season
 from scoring import jobs
-from scoring.domain.season_sums import stats_line_digest
+from scoring.domain.season_totals import stats_line_digest
 from scoring.domain.standings import SeasonRules
 from scoring.models import ResultChange, StandingLine, StandingSnapshot
-from scoring.standings.values import Computed, LineText, snapshot_values
+from scoring.standings.values import Computed, snapshot_values
 
 PENDING_SECONDS = 30
 """How long a queued recompute keeps others from queueing (longer than any recompute waits)."""
@@ -76,67 +72,22 @@ def race_compute_soon(season_id: int) -> bool:
     return True
 
 
-PENDING_GRACE = 0.05
-"""Seconds a recompute waits between clearing the pending key and reading the changes (*grace*).
-Each run takes this much longer; a web process asks Redis at most once in ``PENDING_SEEN_FOR``
-seconds per season while one is queued."""
-PENDING_SEEN_FOR = 0.8 * PENDING_GRACE
-"""How long a process trusts having seen the pending key. A change is trusted only if its
-callback, which runs after its commit, reads the clock within this long of a look that began
-before Redis saw the key; so it is committed before the run that clears the key can read. A
-margin under the grace, for two machines' clocks that may run at slightly different rates."""
-
-_pending_seen: dict[int, float] = {}
-"""Per season, the monotonic time until which this process knows a run will read its changes.
-While Redis is down the key lives in each process's fallback cache (``config.cache``) and no
-run can be queued anyway: the changes stay pending for the beat's sweep, as without the grace."""
-_MOST_SEEN = 1024  # seasons remembered before the expired ones are dropped
-
-
-def _grace_applies() -> bool:
-    """Whether runs wait out the grace: not in eager mode, where a run is part of the request
-    that queued it and nothing is saved by trusting the key."""
-    return not jobs.run_in_process()
-
-
 def standings_recompute_soon(season_id: int) -> bool:
     """Queue a recompute unless one is already queued; say whether this call queued it.
 
-    Called after a change commits. It asks Redis (the pending key) unless this process found or
-    set the key less than ``PENDING_SEEN_FOR`` ago (*grace*): a run that has yet to read is then
-    certain to read the change."""
-    asked = time.monotonic()
-    if _pending_seen.get(season_id, 0.0) > asked:
+    Called after a change commits (see *no change lost*)."""
+    if not cache.add(_pending_key(season_id), 1, timeout=PENDING_SECONDS):
         return False
-    queued = cache.add(_pending_key(season_id), 1, timeout=PENDING_SECONDS)
-    if queued and not jobs.send_standings_recompute(season_id, countdown=COALESCE_COUNTDOWN):
+    if not jobs.send_standings_recompute(season_id, countdown=COALESCE_COUNTDOWN):
         cache.delete(_pending_key(season_id))  # not queued: let the next change try again
         return False
-    if _grace_applies():  # the key was there at ``asked`` or later: it is cleared after that
-        if len(_pending_seen) >= _MOST_SEEN:  # (a copy: other threads may add meanwhile)
-            for stale, until in list(_pending_seen.items()):
-                if until <= asked:
-                    _pending_seen.pop(stale, None)
-        _pending_seen[season_id] = asked + PENDING_SEEN_FOR
-    return queued
+    return True
 
 
-def _clear_pending(season_id: int, *, queued: bool) -> None:
-    """Clear the season's pending key, so that changes from now on queue another run, and wait
-    out the grace before the run reads anything: always for a ``queued`` run (a job), else only
-    if there was a key to clear.
-
-    A job waits even when it finds no key: the key it was queued for may have expired while the
-    job waited behind a long queue, or Redis may have answered the clearing too late, and a
-    process may still be trusting it. A direct call (an organiser's recompute, a command) that
-    finds no key has nothing to wait for: a key some process saw within the grace and that is
-    gone now was cleared by a run that waited itself, or belongs to a job still to come (which
-    will wait), or was never followed by a run (its send failed), which the beat's sweep catches
-    up, as without the grace. So ``recompute_standings --all`` waits for no season it finds
-    without a key."""
-    cleared = cache.delete(_pending_key(season_id))
-    if (queued or cleared) and _grace_applies():
-        time.sleep(PENDING_GRACE)
+def _clear_pending(season_id: int) -> None:
+    """Clear the season's pending key before the run reads anything, so that a change committed
+    from now on queues another run (see *no change lost*)."""
+    cache.delete(_pending_key(season_id))
 
 
 def season_rules(season: Season) -> SeasonRules:
@@ -156,38 +107,17 @@ def _rules_from(options: dict[str, Any]) -> SeasonRules:
 _LARGE_PARTS = ("ratings", "nights")
 
 
-@contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """Pause Python's cycle collector while a recompute builds its records.
-
-    A large season makes millions of small tuples, lists and dicts that live until the snapshot
-    is written; each automatic collection walks all of them again, which cost over a third of the
-    engines' time (``benchmarks/bench_standings_engine.py --gc``). They hold no reference cycles,
-    so reference counting frees them all the same; the collector runs as usual afterwards.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def season_standings_recompute(
-    *, season_id: int, force: bool = False, queued: bool = False
-) -> StandingSnapshot | None:
+def season_standings_recompute(*, season_id: int, force: bool = False) -> StandingSnapshot | None:
     """Fold the season's pending changes into a new snapshot, if there are any (or ``force``).
-    ``queued``: this run is the job a pending key queued (it waits out the *grace* however it
-    finds the key).
+    It first clears the season's pending key (see *no change lost*).
 
     Returns the new snapshot, or ``None`` when the stored one was already current or another
     recompute folded changes meanwhile (it then asks for another run; nothing is lost). Reads, in
     this order, the season's folded counter, the pending changes, the stored snapshot (the
     *base*), then the results. When every pending change names its game, the base is at the
     folded counter and was ranked under the same rules, only those games are recounted and
-    folded into the base's running totals (an incremental recompute, see
-    :mod:`scoring.standings.values`); otherwise, or with ``force``, everything is recounted.
+    folded into the base's running totals (see :mod:`scoring.standings.values`); otherwise, or
+    with ``force``, the same fold starts from empty and counts every game.
 
     It computes in a transaction that holds no lock anything but another recompute of the season
     waits on (:func:`one_fold_at_a_time`; it replaces the recounted games' stored shares, rows
@@ -198,7 +128,7 @@ def season_standings_recompute(
     number to the counter and storing the snapshot at that version. A change committed after the
     read stays pending, so the season stays visibly stale until a run has seen it.
     """
-    _clear_pending(season_id, queued=queued)
+    _clear_pending(season_id)
     season = Season.objects.get(pk=season_id)
     folded = season.results_version
     pending = list(
@@ -216,7 +146,7 @@ def season_standings_recompute(
     if force or base is None or base.results_version != folded or None in changed:
         base, changed = None, None  # recount everything
     started = time.perf_counter()
-    with _cyclic_gc_paused(), transaction.atomic():
+    with transaction.atomic():
         one_fold_at_a_time(season_id)
         try:
             with transaction.atomic():
@@ -252,19 +182,18 @@ def season_standings_recompute(
 def one_fold_at_a_time(season_id: int) -> None:
     """Wait until no other recompute of the season is in its transaction, and keep the next
     waiting until this transaction ends: on PostgreSQL, a transaction-level advisory lock on the
-    season (hand writes never take it, and reads never wait on it). A recompute from scratch there
-    writes only the shares that changed (``shares.shares_insert_all``): it must not compare them
-    with shares another recompute is writing. Recomputes of one season waited on each other
-    before all the same, on the share rows they both wrote. (SQLite recounts by deleting and
-    inserting every share, which waits on the other writer.)"""
+    season (hand writes never take it, and reads never wait on it). A fold reads back the shares
+    it stored (the played order, the ratings' replay): no other fold may rewrite them meanwhile.
+    (SQLite has one writer at a time: its transactions wait on each other already.)"""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [_fold_lock_key(season_id)]
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [fold_lock_key(season_id)]
             )
 
 
-def _fold_lock_key(season_id: int) -> str:
+def fold_lock_key(season_id: int) -> str:
+    """The name of the season's fold lock (:func:`one_fold_at_a_time`)."""
     return f"standings:fold:{season_id}"
 
 
@@ -298,7 +227,7 @@ def standing_lines_write(*, season_id: int, computed: Computed) -> None:
             kind=key[0],
             entrant_id=key[1],
             data=data,
-            digest=data.digest if isinstance(data, LineText) else line_digest(data, key[0]),
+            digest=line_digest(data, key[0]),
         )
         for key, data in computed.lines.items()
         if data is not None
@@ -323,28 +252,7 @@ def standing_lines_write(*, season_id: int, computed: Computed) -> None:
     ]
     for start in range(0, len(stale), 900):  # under SQLite's limit of variables in a query
         StandingLine.objects.filter(pk__in=stale[start : start + 900]).delete()
-    _lines_insert([fresh[key] for key in changed])
-
-
-def _lines_insert(lines: list[StandingLine]) -> None:
-    """Insert ``lines``; on PostgreSQL with ``COPY``. After one game of a large season some
-    eight hundred standings rows change (everyone's Buchholz moves with four players' scores):
-    COPY takes a fifth of the time of an INSERT, whose every JSON string is escaped into the
-    statement. A line given as ``LineText`` is written as the JSON text it renders (no dict is
-    built), or, elsewhere, parsed from it."""
-    if connection.vendor != "postgresql":
-        for line in lines:
-            if isinstance(line.data, LineText):
-                line.data = json.loads(line.data.render())
-        StandingLine.objects.bulk_create(lines, batch_size=500)
-        return
-    columns = ("season_id", "kind", "entrant_id", "data", "digest")
-    statement = f"COPY {StandingLine._meta.db_table} ({', '.join(columns)}) FROM STDIN"
-    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
-        for line in lines:
-            data = line.data
-            text = data.render() if isinstance(data, LineText) else json.dumps(data)
-            copy.write_row((line.season_id, line.kind, line.entrant_id, text, line.digest))
+    StandingLine.objects.bulk_create([fresh[key] for key in changed], batch_size=500)
 
 
 # --------------------------------------------------------------------------------------------
@@ -357,7 +265,7 @@ def line_digest(line: dict[str, Any], kind: str | None = None) -> str:
     from an unchanged one.
 
     A stats line's (player or team: the lines with opponents) is taken from its counts
-    (``stats_line_digest``), as a recompute from scratch takes it without rendering the line.
+    (``stats_line_digest``).
     Any other line's over its pickle without memo (``fast``): built only from the values (and
     their order, which the engines fix), never from which objects happen to be shared."""
     if kind is None:

@@ -28,7 +28,7 @@ from django.db.models.functions import Cast
 from league.models import Season
 from scoring.domain.season_totals import GameShare
 from scoring.domain.stats import MAKER_COUNT_NAMES, side_counts
-from scoring.hand_counts import CALLER_COLUMNS, FIELD_BITS, MAKER_COLUMNS, PER_SUM
+from scoring.hand_counts import CALLER_COLUMNS, MAKER_COLUMNS, PER_SUM
 from scoring.models import Game, Hand, StandingGame
 
 _RESULT = (
@@ -105,8 +105,7 @@ def _share_query(season: Season, game_ids: Iterable[int] | None):
 
 def _bigint(total: Sum) -> Cast:
     """A packed sum as a 64-bit integer, which it always is (see *packed counts*): PostgreSQL sums
-    64-bit integers as ``numeric``, slow to compare and to add up again (``shares_insert_all``
-    compares every share with the stored one and sums them all per seat)."""
+    64-bit integers as ``numeric``, slower to store and to read back."""
     return Cast(total, BigIntegerField())
 
 
@@ -193,136 +192,23 @@ def shares_replace(
 
 
 def played_order(season: Season) -> list[int]:
-    """The season's ranked games in played order (finished first first, then by id)."""
-    return list(ranked_games(season).order_by("finished_at", "pk").values_list("pk", flat=True))
+    """The games of the season's stored shares in played order (finished first first, then by
+    id): the order the ratings are replayed in."""
+    return list(_in_played_order(season).values_list("game_id", flat=True))
 
 
-def stored_shares(season: Season) -> list[tuple]:
-    """Every stored share of the season, as rows of ``_RETURNED``."""
-    return list(StandingGame.objects.filter(season=season).values_list(*_RETURNED))
+def shares_in_played_order(season: Season) -> list[tuple]:
+    """Every stored share of the season, as rows of ``_RETURNED``, in played order."""
+    return list(_in_played_order(season).values_list(*_RETURNED))
 
 
-# --------------------------------------------------------------------------------------------
-# A recompute from scratch on PostgreSQL: the shares summed per seat by the database
-# --------------------------------------------------------------------------------------------
-
-GAME_RETURNED = (
-    "game_id",
-    "(EXTRACT(EPOCH FROM finished_at) * 1000000)::bigint",  # exact, and an int loads fast
-    *_RESULT,
-)
-"""What :func:`shares_insert_all` reads back of each share: its game's finishing time (in
-microseconds since 1970), seats and result."""
-
-_SPREAD = 0x0000FFFF0000FFFF
-"""Two of a packed sum's four 16-bit fields, 32 bits apart: a packed sum masked with it (the
-fields 0 and 2) or shifted by 16 and masked (1 and 3) adds up over 131,071 games of 32,767 hands
-without a field carrying into the next."""
-SUM_MOST_GAMES = 65535
-"""The most games the seat sums add up in one group (of one entrant in one seat): its
-spread sums stay 64-bit integers and never carry."""
+def latest_game_ids(season: Season, count: int) -> list[int]:
+    """The games of the season's ``count`` stored shares played last, in played order."""
+    if count <= 0:
+        return []
+    latest = StandingGame.objects.filter(season=season).order_by("-finished_at", "-game_id")
+    return list(reversed(latest.values_list("game_id", flat=True)[:count]))
 
 
-def shares_insert_all(season: Season, *, teams: bool) -> tuple[list, list, list]:
-    """Recount every game's share and store them (as ``shares_replace(season, None)`` does);
-    return each game's seats and result (rows of ``GAME_RETURNED``) and the shares summed per
-    player and, with ``teams``, per team and night (the seat sums of :func:`_seat_selects`; per
-    player and night in an individual season).
-
-    One statement: it compares the shares as counted with those stored (one join), writes only
-    those that differ (after a change of the standing rules none may: nothing is written) and
-    deletes those of games no longer ranked; and it sums the shares as it counted them, which
-    are exactly those stored. Shares that did not change are neither written nor locked, so the
-    caller must keep other recomputes of the season from writing shares meanwhile
-    (``scoring.standings.one_fold_at_a_time``)."""
-    table = StandingGame._meta.db_table
-    columns, returned = ", ".join(_SHARE_COLUMNS), ", ".join(GAME_RETURNED)
-    changed = ", ".join(f"{column} = EXCLUDED.{column}" for column in _SHARE_COLUMNS)
-    old = ", ".join(f"o.{column}" for column in _SHARE_COLUMNS)
-    new = ", ".join(f"f.{column}" for column in _SHARE_COLUMNS)
-    select, select_params = _share_query(season, None).query.sql_with_params()
-    width = len(GAME_RETURNED)
-    sums = 23  # columns of a row of seat sums
-    parts = [f"SELECT 0, {returned}, {', '.join(['NULL::bigint'] * sums)} FROM fresh"]
-    for part, (of_teams, nights) in enumerate(((False, not teams), (True, True))[: 1 + teams]):
-        parts += [
-            f"SELECT {1 + part}, {', '.join(['NULL'] * width)}, sums.* FROM ({select}) AS sums"
-            for select in _seat_selects("fresh", teams=of_teams, nights=nights)
-        ]
-    with connection.cursor() as cursor:
-        # Compiling the statement's many expressions would take longer than running them.
-        cursor.execute("SET LOCAL jit = off")
-        cursor.execute(
-            f"WITH fresh ({columns}) AS MATERIALIZED ({select}), "
-            f"diff AS MATERIALIZED (SELECT o.game_id AS old_game_id, "
-            f"f.game_id IS NOT NULL AS counted, f.* FROM fresh f FULL JOIN "
-            f"(SELECT {columns} FROM {table} WHERE season_id = %s) o ON o.game_id = f.game_id "
-            f"WHERE f.game_id IS NULL OR o.game_id IS NULL OR ({old}) IS DISTINCT FROM ({new})), "
-            f"gone AS (DELETE FROM {table} WHERE game_id IN "
-            f"(SELECT old_game_id FROM diff WHERE NOT counted)), "
-            f"stored AS (INSERT INTO {table} ({columns}) SELECT {columns} FROM diff WHERE counted "
-            f"ON CONFLICT (game_id) DO UPDATE SET {changed}) " + " UNION ALL ".join(parts),
-            [*select_params, season.pk],
-        )
-        rows = cursor.fetchall()
-    found: tuple[list, list, list] = ([], [], [])
-    for row in rows:
-        found[row[0]].append(row[1 : 1 + width] if row[0] == 0 else row[1 + width :])
-    return found
-
-
-def _spread_sums(columns: Iterable[str]) -> list[str]:
-    """Two spread sums per packed column; ``NULL`` for a group of more than ``SUM_MOST_GAMES``
-    games (whose sums might carry or overflow)."""
-    return [
-        f"CASE WHEN COUNT(*) <= {SUM_MOST_GAMES} THEN SUM({expression} & {_SPREAD})::bigint END"
-        for column in columns
-        for expression in (f"{column}::bigint", f"({column}::bigint >> {FIELD_BITS})")
-    ]
-
-
-def _seat_selects(source: str, *, teams: bool, nights: bool) -> list[str]:
-    """SELECTs, one per seat (per side), summing the shares in ``source`` per player (per team
-    with ``teams``), and with ``nights`` per entrant and night as well. Their rows (*seat sums*):
-    the entrant, the night, games, wins, losses, draws, points for and against, then packed
-    sums, each as two spread sums (fields 0 and 2, then 1 and 3): the entrant's side's sums 0, 1
-    and 2 as makers, the other side's 0 and 3, and for a player their own as caller (their
-    seat's two; ``None`` for a team); last, 1 for an entrant's row over all nights, 0 for its
-    row of one night. An entrant has rows for each seat (side) it sat in. The spread sums of a
-    group of over ``SUM_MOST_GAMES`` games are ``None``."""
-    if teams:
-        slots = [("team_a_id", "a", "b", ()), ("team_b_id", "b", "a", ())]
-    else:
-        slots = [
-            (
-                f"seat_{seat}_id",
-                *("ab" if seat % 2 == 0 else "ba"),
-                (f"c{2 * seat}", f"c{2 * seat + 1}"),
-            )
-            for seat in range(4)
-        ]
-    selects = []
-    for entrant, side, other, own in slots:
-        packed = (f"{side}0", f"{side}1", f"{side}2", f"{other}0", f"{other}3", *own)
-        winner, loser = side.upper(), other.upper()
-        if nights:
-            night, grouping = "night_id", f"GROUPING SETS (({entrant}), ({entrant}, night_id))"
-        else:
-            night, grouping = "NULL::bigint", entrant
-        sums = _spread_sums(packed) + ["NULL::bigint"] * (4 - 2 * len(own))
-        selects.append(
-            f"SELECT {entrant}, {night}, COUNT(*), "
-            f"COUNT(*) FILTER (WHERE winner = '{winner}'), "
-            f"COUNT(*) FILTER (WHERE winner = '{loser}'), "
-            f"COUNT(*) FILTER (WHERE winner NOT IN ('A', 'B')), "
-            f"SUM(score_{side})::bigint, SUM(score_{other})::bigint, "
-            + ", ".join(sums)
-            + (", GROUPING(night_id)" if nights else ", 1")
-            + f" FROM {source} WHERE {entrant} IS NOT NULL GROUP BY {grouping}"
-        )
-    return selects
-
-
-def spread_fields(even: int, odd: int) -> tuple[int, int, int, int]:
-    """The four fields of a packed sum from its two spread sums."""
-    return even & 0xFFFFFFFF, odd & 0xFFFFFFFF, even >> 32, odd >> 32
+def _in_played_order(season: Season):
+    return StandingGame.objects.filter(season=season).order_by("finished_at", "game_id")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from contextlib import contextmanager
+from unittest import mock
 
 import pytest
 from django.db import connection, transaction
@@ -20,12 +22,13 @@ from scoring import selectors, services
 from scoring.domain.ratings import compute_ratings
 from scoring.domain.standings import GameRecord, SideTally, compute_standings
 from scoring.domain.stats import HandTotals, player_stats, side_tallies, team_stats
-from scoring.models import Game, Hand, StandingGame, StandingLine, StandingSnapshot
+from scoring.models import Game, Hand, ResultChange, StandingGame, StandingLine, StandingSnapshot
 from scoring.standings import (
     line_digest,
     season_rules,
     season_set_standing_rules,
     season_standings_recompute,
+    shares,
 )
 from tests.conftest import require
 from tests.factories import GameFactory, NightFactory, SeasonFactory, team_game
@@ -231,20 +234,9 @@ def seeded_season(league, *, teams: bool, seed: int) -> Season:
 
 @pytest.mark.parametrize("teams", [True, False])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_the_recompute_stores_what_the_engines_compute_from_every_hand(
-    league, teams, seed, monkeypatch
-):
-    from scoring.standings import values
-
-    summed, real = [], values._from_scratch_summed
-    monkeypatch.setattr(
-        values, "_from_scratch_summed", lambda *a: summed.append(real(*a)) or summed[-1]
-    )
+def test_the_recompute_stores_what_the_engines_compute_from_every_hand(league, teams, seed):
     season = seeded_season(league, teams=teams, seed=seed)
     season_standings_recompute(season_id=season.pk, force=True)
-    # On PostgreSQL the database sums the shares (values._from_scratch_summed); elsewhere the
-    # running totals fold them.
-    assert (summed[-1] is not None) if connection.vendor == "postgresql" else not summed
     expected = reference_parts(season)
     assert expected["standings"]["rows"] and expected["player_stats"]
     assert stored_parts(season) == expected
@@ -258,74 +250,6 @@ def test_the_recompute_stores_what_the_engines_compute_from_every_hand(
 
 
 @pytest.mark.services  # the pass on PostgreSQL
-@pytest.mark.parametrize("teams", [True, False])
-def test_a_game_that_changes_while_the_database_sums_is_counted_as_stored(
-    league, teams, monkeypatch
-):
-    """On PostgreSQL ratings and pairs are counted from the games as first read while the
-    database counts the shares; a game that changed in between (here: one finished after the
-    first read) is counted as the shares have it."""
-    from scoring.standings import values
-
-    require(connection.vendor == "postgresql", "the database sums the shares on PostgreSQL only")
-    season = seeded_season(league, teams=teams, seed=5)
-    first_read = values._ranked_rows
-    monkeypatch.setattr(values, "_ranked_rows", lambda season: first_read(season)[:-1])
-    season_standings_recompute(season_id=season.pk, force=True)
-    assert stored_parts(season) == reference_parts(season)
-
-
-def _share_versions(season) -> dict[int, str]:
-    """Each stored share's row version: ``xmin``, the transaction that wrote it, and ``xmax``,
-    one that locked it since (``0`` if none did)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT game_id, xmin::text, xmax::text FROM scoring_standinggame WHERE season_id = %s",
-            [season.pk],
-        )
-        return {game: (xmin, xmax) for game, xmin, xmax in cursor.fetchall()}
-
-
-@pytest.mark.services  # the pass on PostgreSQL
-def test_a_recount_from_scratch_writes_only_the_shares_that_changed(league):
-    """On PostgreSQL a recount compares each game's share with the stored one: a reopened game's
-    share is deleted, a corrected game's rewritten, and the others neither written nor locked."""
-    require(connection.vendor == "postgresql", "the database sums the shares on PostgreSQL only")
-    season = seeded_season(league, teams=False, seed=7)
-    season_standings_recompute(season_id=season.pk, force=True)
-    before = _share_versions(season)
-    finished = list(
-        Game.objects.filter(season=season, status=Game.Status.FINISHED, hands_played__gt=2)
-    )
-    reopened = finished[0]
-    services.hand_undo(game=reopened, number=reopened.last_hand_number)
-    for corrected in finished[1:]:
-        first = corrected.hands.get(number=1, status=Hand.Status.ACTIVE)
-        if first.makers not in ("A", "B"):
-            continue
-        other = "B" if first.makers == "A" else "A"
-        try:
-            services.hand_correct(
-                game=corrected,
-                number=1,
-                data=services.HandInput(makers=other, tricks_won=3),
-                reason="the other side made it",
-            )
-        except DomainError:
-            continue
-        break
-    with transaction.atomic():  # the recount's own transaction is a savepoint here: end it
-        season_standings_recompute(season_id=season.pk, force=True)
-    after = _share_versions(season)
-    assert reopened.pk in before and reopened.pk not in after
-    assert after[corrected.pk] != before[corrected.pk]
-    untouched = set(before) - {reopened.pk, corrected.pk}
-    assert len(untouched) > 3 and all(after[game] == before[game] for game in untouched)
-    assert {after[game][1] for game in untouched} == {"0"}
-    assert stored_parts(season) == reference_parts(season)
-
-
-@pytest.mark.services  # the pass on PostgreSQL
 @pytest.mark.django_db(transaction=True)
 def test_recounts_of_one_season_wait_for_each_other(league):
     """A recount waits while another transaction holds the season's fold lock, and runs once it
@@ -335,7 +259,7 @@ def test_recounts_of_one_season_wait_for_each_other(league):
     import psycopg
     from django.db import connections
 
-    from scoring.standings import _fold_lock_key
+    from scoring.standings import fold_lock_key
 
     require(connection.vendor == "postgresql", "the fold lock is PostgreSQL's")
     season = seeded_season(league, teams=False, seed=8)
@@ -348,7 +272,7 @@ def test_recounts_of_one_season_wait_for_each_other(league):
         password=settings_dict["PASSWORD"] or None,
     )
     lock = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))"
-    holder.execute(lock, [_fold_lock_key(season.pk + 1)])  # another season's: no wait
+    holder.execute(lock, [fold_lock_key(season.pk + 1)])  # another season's: no wait
     done = []
 
     def recount():
@@ -362,7 +286,7 @@ def test_recounts_of_one_season_wait_for_each_other(league):
     first.start()
     first.join(timeout=30)
     assert done == [True]
-    holder.execute(lock, [_fold_lock_key(season.pk)])
+    holder.execute(lock, [fold_lock_key(season.pk)])
     second = threading.Thread(target=recount)
     second.start()
     second.join(timeout=1.5)
@@ -389,7 +313,18 @@ def test_best_nights_and_chosen_tiebreaks_match_the_engines(league):
 steps = st.lists(
     st.tuples(
         st.sampled_from(
-            ["hand", "hand", "hand", "finish", "undo", "correct", "final", "void", "settle"]
+            [
+                "hand",
+                "hand",
+                "hand",
+                "finish",
+                "undo",
+                "correct",
+                "final",
+                "void",
+                "settle",
+                "finish_during",
+            ]
         ),
         st.integers(0, 1),  # which game
         st.integers(0, 10_000),  # a seed for the hand's facts
@@ -411,6 +346,11 @@ steps = st.lists(
            ("finish", 0, 5), ("final", 1, 6), ("void", 1, 7), ("final", 1, 8)],
 )  # fmt: skip
 @example(teams=False, steps=[("finish", 0, 1), ("settle", 0, 2), ("settle", 0, 3)])
+@example(  # a game finishes while the run that folds a correction reads (issue 32, item 2)
+    teams=False,
+    steps=[("finish", 0, 1), ("hand", 1, 2), ("correct", 0, 3), ("finish_during", 1, 4)],
+)
+@example(teams=True, steps=[("finish_during", 0, 1), ("finish_during", 1, 2), ("undo", 0, 3)])
 @example(teams=True, steps=[("finish", 0, 1), ("undo", 0, 2)])  # left without a game: no
 @example(teams=False, steps=[("finish", 0, 1), ("undo", 0, 2)])  # head-to-head from before
 @example(
@@ -423,6 +363,58 @@ def test_incremental_snapshots_equal_a_recompute_from_scratch(league, teams, ste
     with transaction.atomic():
         _check_incremental(league, teams, steps)
         transaction.set_rollback(True)
+
+
+@contextmanager
+def finishing_during_the_fold(game: Game, facts: random.Random):
+    """While the recompute inside runs, ``game`` is played out (its change logged) just after
+    the run has stored the shares it counted and before it reads anything else: as when a table
+    finishes a game 0.2 s into a run on another connection."""
+    real = shares.shares_replace
+    done = []
+
+    def replace_then_finish(season, game_ids):
+        counted = real(season, game_ids)
+        if not done:
+            done.append(True)
+            play_out(facts, game, limit=40)
+        return counted
+
+    with mock.patch.object(shares, "shares_replace", replace_then_finish):
+        yield
+
+
+@pytest.mark.parametrize("teams", [True, False])
+def test_a_game_finishing_while_a_recompute_reads_is_folded_by_the_next_run(league, teams):
+    """Issue 32, item 2: a run folding a correction replays the ratings in played order; a game
+    that finished after the run counted its shares (``KeyError`` at ``shares[game_id]`` before:
+    the order came from the games, the shares from what the run had stored). The run folds what
+    it counted, the finished game's change stays pending, and the next run folds it."""
+    season = seeded_season(league, teams=teams, seed=11)
+    season_standings_recompute(season_id=season.pk, force=True)
+    finished = Game.objects.filter(season=season, status=Game.Status.FINISHED, hands_played__gt=1)
+    corrected = finished.first()
+    services.hand_correct(
+        game=corrected,
+        number=corrected.hands.filter(status="active").order_by("number").first().number,
+        data=services.HandInput(makers="A", tricks_won=3),
+        reason="fix",
+    )
+    roster = list(Team.objects.filter(season=season)) if teams else []
+    players = list(Player.objects.filter(league=league))
+    late = _new_game(season, random.Random(3), roster, players, None)
+    services.hand_record(game=late, data=services.HandInput(makers="B", tricks_won=3))
+    with finishing_during_the_fold(late, random.Random(4)):
+        assert season_standings_recompute(season_id=season.pk) is not None
+    late.refresh_from_db()
+    assert late.status == Game.Status.FINISHED
+    assert not StandingGame.objects.filter(game=late).exists()  # not counted by that run
+    assert ResultChange.objects.filter(season=season, game=late).exists()  # left pending
+    assert season_standings_recompute(season_id=season.pk) is not None
+    assert StandingGame.objects.filter(game=late).exists()
+    folded = stored_parts(season)
+    season_standings_recompute(season_id=season.pk, force=True)
+    assert stored_parts(season) == folded == reference_parts(season)
 
 
 def _new_game(season, chance, roster, players, night):
@@ -486,6 +478,9 @@ def _check_incremental(league, teams, steps):
                 games[which] = _new_game(season, chance, roster, players, night)
         except DomainError:
             pass
+        if action == "finish_during":  # the game finishes while the run reads
+            with finishing_during_the_fold(game, facts):
+                season_standings_recompute(season_id=season.pk)
         season_standings_recompute(season_id=season.pk)  # folds the changes the step logged
     incremental = stored_parts(season)
     lines = stored_lines(season)
@@ -501,24 +496,24 @@ def test_changed_games_are_folded_into_the_stored_totals_without_a_recount(leagu
     from scoring.standings import values
 
     paths = []
-    for name in ("_incremental", "_from_scratch"):
-        real = getattr(values, name)
-        monkeypatch.setattr(
-            values,
-            name,
-            lambda *a, _real=real, _name=name, **k: (paths.append(_name), _real(*a, **k))[1],
-        )
+    real = values.season_fold
+
+    def fold(season, rules, base, changed, basis):
+        paths.append("from empty" if base is None else "incremental")
+        return real(season, rules, base, changed, basis)
+
+    monkeypatch.setattr(values, "season_fold", fold)
     _check_incremental(
         league, False, [("finish", 0, 1), ("undo", 0, 2), ("correct", 0, 3), ("finish", 0, 4)]
     )
-    assert paths[0] == "_from_scratch"
-    assert paths[1:-1] and set(paths[1:-1]) == {"_incremental"}
-    assert paths[-1] == "_from_scratch"  # the check's own recompute with force
+    assert paths[0] == "from empty"
+    assert paths[1:-1] and set(paths[1:-1]) == {"incremental"}
+    assert paths[-1] == "from empty"  # the check's own recompute with force
     season = Season.objects.latest("pk")
     season_set_standing_rules(season=season, rules={"tiebreaks": ["wins", "buchholz"]})
     paths.clear()
     season_standings_recompute(season_id=season.pk)
-    assert paths == ["_from_scratch"]
+    assert paths == ["from empty"]
     assert stored_parts(season) == reference_parts(season)
 
 
