@@ -40,6 +40,7 @@ from tournaments.domain.rotation import (
     rotation_report,
 )
 from tournaments.models import NightPlan, PlannedRound, Seat
+from tournaments.services.locks import night_lock, planned_round_lock, planned_rounds_lock
 
 MAX_SEED = 2**31 - 1
 """The largest seed a plan stores (``NightPlan.seed``: a 32-bit integer column on PostgreSQL)."""
@@ -66,7 +67,7 @@ def night_for_organiser(*, user, pk: int) -> Night:
 def _lock_night(night: Night, user) -> Night:
     """Lock the night row (parent of its plan, rounds and seats) for the transaction."""
     require_league_organiser(user=user, league_id=night.season.league_id)
-    return Night.objects.select_for_update().select_related("season__rulebook").get(pk=night.pk)
+    return night_lock(night.pk)
 
 
 def _refuse_when_finished(night: Night) -> None:
@@ -294,7 +295,7 @@ def _published_plan(night: Night) -> NightPlan:
 
 
 def _round_of(plan: NightPlan, number: int) -> PlannedRound:
-    planned = PlannedRound.objects.select_for_update().filter(plan=plan, number=number).first()
+    planned = planned_round_lock(plan, number)
     if planned is None:
         raise NotFoundError(f"the plan has no round {number}")
     return planned
@@ -505,9 +506,7 @@ def night_finish(*, night: Night, user) -> Night:
         _refuse_when_finished(night)
         plan = NightPlan.objects.filter(night=night).first()
         if plan is not None:
-            for planned in plan.planned_rounds.select_for_update().filter(
-                status=PlannedRound.Status.STARTED
-            ):
+            for planned in planned_rounds_lock(plan, PlannedRound.Status.STARTED):
                 _finish_round(night, planned)
         night.status = Night.Status.FINISHED
         night.save(update_fields=["status"])

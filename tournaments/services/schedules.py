@@ -14,6 +14,7 @@ from league.models import Night, Season
 from scoring import services as scoring_services
 from tournaments.domain.schedule import season_schedule
 from tournaments.models import TeamSchedule
+from tournaments.services.locks import season_lock
 
 MAX_ROUNDS_PER_NIGHT = 32767
 """The most ``TeamSchedule.rounds_per_night`` stores (a small integer column on PostgreSQL)."""
@@ -60,7 +61,7 @@ def season_schedule_create(
         max_rounds_per_night=rounds_per_night,
     )
     with transaction.atomic():
-        Season.objects.select_for_update().filter(pk=season.pk).first()
+        season_lock(season.pk)
         try:
             with transaction.atomic():
                 schedule = TeamSchedule.objects.create(

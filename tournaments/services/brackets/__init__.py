@@ -7,23 +7,26 @@ The rooms of this package:
 
 - ``create``: seeding (from the standings or by hand), options, ``bracket_create``,
   ``bracket_seeds_set``, ``bracket_publish``;
-- ``advance``: replaying the results and storing what changed (``_sync``), ``bracket_advance``
-  when a game ends (it touches only the match that finished and those it feeds, ``_advance``,
-  where that applies, and replays otherwise), ``bracket_sweep`` for what a lost signal left
-  behind (a replay, which repairs whatever the narrow path could miss);
+- ``advance``: the one advance (``matches_advance``), taken by ``bracket_advance`` when a game
+  ends and by ``bracket_sweep`` for what a lost signal left behind; ``bracket_reconcile``, its
+  step over a whole bracket, which publishing, corrections and withdrawals also take;
+- ``store``: storing what a reconcile changed, and the rule that marks a bracket finished;
 - ``match_games``: reading a match's result from its games, calling off the ones that no longer
   count, creating the next ones;
 - ``swiss``: pairing and playing Swiss rounds;
 - ``corrections``: the correction preview, ``bracket_correct``, ``bracket_withdraw_team``;
-- ``_loading``: a locked bracket with its entries and matches in memory (``_Loaded``).
+- ``loaded``: a locked bracket with its entries and matches in memory (``LoadedBracket``).
+
+Every row lock is taken through ``tournaments.services.locks``, which gives their order.
 
 Import a name from the module that owns it; the re-exports below are a convenience.
 
 Words used here (see ``tournaments.models.brackets`` and ``tournaments.domain.brackets``):
 
 - *results*: the engine's mapping of match code → winning seed, read from the matches' winners.
-  Every write replays the results through the structure (``play``) and stores what changed: the
-  teams now known in each match, its status, and (once complete) the bracket's end.
+  Every write replays the results through the structure (``play``), or advances a knockout match
+  alone (``advance``), and stores what changed: the teams now known in each match, its status,
+  and (once complete) the bracket's end.
 - *game in play*: a counting game of a match that has not finished. A ready match with none gets
   its next game: its first, or the next of a best-of-N (a drawn game, possible under a rulebook
   of a fixed number of hands, is simply followed by another).

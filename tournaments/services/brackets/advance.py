@@ -1,6 +1,19 @@
-"""Advancing a bracket: replay its results through the structure and store what changed
-(``_sync``), when a game ends (``bracket_advance``) or from the periodic sweep
-(``bracket_sweep``) that picks up what a lost signal left behind."""
+"""Advancing a bracket: the one path from its games' results to its stored state.
+
+``matches_advance`` is the advance. It runs when a game's final result changes
+(``bracket_advance``, from the ``game_finished`` task) and for what a lost signal left behind (the
+periodic ``bracket_sweep``): it locks the bracket, reads the matches' results from their games
+(``match_games_reconcile``), works out what they change, and stores it (``changes_store``, which
+also marks the bracket finished). ``bracket_reconcile`` is its step over a whole loaded bracket,
+which publishing, a correction and a withdrawal also take.
+
+What the results change is the engine's to say (``tournaments.domain.brackets``). For a knockout
+match decided by its games the engine's ``advance`` moves the winner and loser on, and only that
+match and those it feeds (``Structure.downstream``) are read: a few rows, whatever the bracket's
+size. Where that does not apply (Swiss rounds, pools, whose ranking fills the knockout, a bracket
+with a withdrawn team, a match neither ready nor decided, stored states the engine cannot
+advance), the whole bracket is read and replayed (``play``) instead; both end in the same
+writes."""
 
 from __future__ import annotations
 
@@ -13,36 +26,99 @@ from django.utils import timezone
 
 from league.errors import DomainError
 from scoring.models import Game
-from tournaments.domain.brackets import BracketState, MatchState, MatchStatus, advance, play
+from tournaments.domain.brackets import MatchState, MatchStatus, advance, play
 from tournaments.models import Bracket, BracketMatch, BracketMatchGame
 from tournaments.selectors.bracket_structure import bracket_structure
-from tournaments.services.brackets import _rows
-from tournaments.services.brackets._loading import IN_PLAY, MATCH_FIELDS, _load, _Loaded
-from tournaments.services.brackets.match_games import (
-    _counting_links,
-    _create_next_games,
-    _reconcile_games,
-    _team_names,
-    _void,
-    _void_unneeded,
+from tournaments.services.brackets.loaded import (
+    IN_PLAY,
+    LinkRow,
+    LoadedBracket,
+    bracket_load,
+    bracket_load_matches,
 )
-from tournaments.services.brackets.swiss import _sync_swiss
+from tournaments.services.brackets.match_games import match_games_reconcile
+from tournaments.services.brackets.store import Changes, changes_store
+from tournaments.services.brackets.swiss import swiss_changes
+from tournaments.services.locks import bracket_lock, bracket_of_game_lock
 
 
-def _sync(
-    loaded: _Loaded, *, touched: set[str] = frozenset(), check: Collection[str] = (), user=None
-) -> BracketState:
-    """Reconcile the ready matches (and those in ``check``) with their games, replay the
-    results, forfeit the ready matches of withdrawn teams, store what changed, call off the games
-    of decided matches, and only then give every ready match without a game in play its next
-    game."""
-    touched = {*touched, *_reconcile_games(loaded, check)}
+def bracket_advance(*, game_id: int) -> Bracket | None:
+    """A game's final result changed (it finished, its winner changed, or it was reopened): if
+    it counts for a match, advance its bracket from that match (``matches_advance``). Idempotent,
+    and the same whatever the change was, so a repeated or lost signal does no harm."""
+    with transaction.atomic():
+        locked = bracket_of_game_lock(game_id)  # the lock and the game's match in one query
+        if locked is None:
+            return None
+        bracket, code = locked
+        matches_advance(bracket, {code})
+    return bracket
+
+
+def bracket_sweep() -> list[int]:
+    """Advance every bracket a lost ``game_finished`` may have left behind, from the matches it
+    left (the periodic sweep); returns their ids. Idempotent: a bracket in order is not written
+    to."""
+    found = brackets_to_reconcile()
+    for bracket_id, codes in sorted(found.items()):
+        with transaction.atomic():
+            matches_advance(bracket_lock(bracket_id), codes)
+    return sorted(found)
+
+
+def matches_advance(bracket: Bracket, codes: Collection[str]) -> None:
+    """The advance of a bracket, locked by the caller (``tournaments.services.locks``), from the
+    matches ``codes``: a ready match a team has won is decided and its winner (and, in a double
+    elimination, its loser) moves on; a match decided by its games that they no longer support
+    is marked for review; the matches that became ready get their games; the bracket is marked
+    finished once nothing is left to play. Reads only the matches concerned where the engine can
+    advance them alone, and the whole bracket otherwise."""
+    if bracket.status == Bracket.Status.DRAFT:
+        return
+    structure = bracket_structure(bracket, bracket.team_count)
+    if (
+        structure is not None
+        and not bracket.withdrawn_count
+        and all(code in structure.by_code and not structure.by_code[code].pool for code in codes)
+    ):
+        downstream = {other for code in codes for other in structure.downstream[code]}
+        read = bracket_load_matches(bracket, structure, {*codes, *downstream})
+        if read is not None:
+            loaded, links = read
+            changes = _advanced(loaded, codes, links)
+            if changes is not None:
+                changes_store(loaded, changes, links)
+                return
+    bracket_reconcile(bracket_load(bracket), check=codes)
+
+
+def bracket_reconcile(
+    loaded: LoadedBracket,
+    *,
+    check: Collection[str] = (),
+    touched: Collection[str] = (),
+    user=None,
+) -> None:
+    """Reconcile a whole loaded bracket: read the ready matches' (and ``check``'s) results from
+    their games, replay every result through the structure (forfeiting the ready matches of
+    withdrawn teams, filling the knockout from finished pools, pairing the next Swiss round), and
+    store what changed (``touched``: matches changed in memory before, stored whatever the
+    replay says)."""
+    touched = {*touched, *match_games_reconcile(loaded, check)}
     if loaded.structure is None:
-        return _sync_swiss(loaded, touched=touched, user=user)
+        changes = swiss_changes(loaded, touched)
+    else:
+        changes = _replayed(loaded, touched)
+    changes_store(loaded, changes, user=user)
+
+
+def _replayed(loaded: LoadedBracket, touched: set[str]) -> Changes:
+    """The changes of replaying every result of a whole loaded bracket (``play``), with the
+    ready matches of withdrawn teams forfeited."""
     now = timezone.now()
     results = loaded.results()
     withdrawn = loaded.withdrawn
-    forfeited: list[str] = []
+    forfeited: list[BracketMatch] = []
     while True:
         state = play(loaded.structure, results, pool_rankings=loaded.pool_rankings(results))
         due = [code for code in state.ready if set(state.matches[code].teams) & withdrawn]
@@ -54,7 +130,7 @@ def _sync(
             results[code] = played.second if first_out and not second_out else played.first
             match = loaded.matches[code]
             match.decided_by, match.decided_at = BracketMatch.DecidedBy.FORFEIT, now
-            forfeited.append(code)
+            forfeited.append(match)
     changed = []
     for code, played in state.matches.items():
         match = loaded.matches[code]
@@ -65,149 +141,70 @@ def _sync(
         if values["status"] != BracketMatch.Status.DECIDED and match.needs_review:
             match.needs_review, match.review_reason = False, ""
             touched = {*touched, code}
-        if code in touched or any(getattr(match, name) != value for name, value in values.items()):
-            for name, value in values.items():
-                setattr(match, name, value)
+        if code in touched or _differs(match, values):
+            _set(match, values)
             changed.append(match)
-    if changed:
-        BracketMatch.objects.bulk_update(changed, MATCH_FIELDS)
-    if forfeited:
-        team_names = {entry.seed: entry.team.name for entry in loaded.entries}
-        names = ", ".join(sorted(team_names[seed] for seed in withdrawn))
-        unplayed = [
-            link
-            for link in _counting_links([loaded.matches[code] for code in forfeited])
-            if link.game.status != Game.Status.FINISHED
-        ]
-        _void(unplayed, f"forfeited: {names} withdrew", user=user)
-    bracket = loaded.bracket
-    if bracket.status != Bracket.Status.DRAFT:
-        _void_unneeded(loaded, user=user)
-        _create_next_games(loaded, [loaded.matches[code] for code in state.ready])
-    if state.is_complete and bracket.status == Bracket.Status.PUBLISHED:
-        bracket.status, bracket.finished_at = Bracket.Status.FINISHED, now
-        bracket.save(update_fields=["status", "finished_at"])
-    elif not state.is_complete and bracket.status == Bracket.Status.FINISHED:
-        bracket.status, bracket.finished_at = Bracket.Status.PUBLISHED, None
-        bracket.save(update_fields=["status", "finished_at"])
-    return state
-
-
-def bracket_advance(*, game_id: int) -> Bracket | None:
-    """A game's final result changed (it finished, its winner changed, or it was reopened): if
-    it counts for a match, reconcile the bracket from the database (``_reconcile_games``): a
-    ready match a team has won is decided and its winner (and, in a double elimination, its
-    loser) moves on; a decided match its games no longer support is marked for review; the
-    matches that became ready get their games. Idempotent, and the same whatever the ``change``
-    was, so a repeated or lost signal does no harm."""
-    with transaction.atomic():
-        # The link read and the lock in one query; derived writes, so the commit does not wait
-        # for the disk (the sweep redoes an advance a crash would lose).
-        locked = _rows.lock_bracket_of_game(game_id)
-        if locked is None:
-            return None
-        bracket, code = locked
-        _reconcile_locked(bracket, {code}, replay=False)
-    return bracket
-
-
-def _reconcile(bracket_id: int, check: Collection[str], *, replay: bool = True) -> Bracket:
-    """Reconcile the matches ``check`` of the bracket, locked. ``replay``: replay the whole
-    bracket (``_sync``); otherwise advance only what one match's games changed (``_advance``),
-    falling back to the replay where that path does not apply."""
-    with transaction.atomic():
-        bracket = _rows.lock_bracket(bracket_id, derived=True)
-        _reconcile_locked(bracket, check, replay=replay)
-    return bracket
-
-
-def _reconcile_locked(bracket: Bracket, check: Collection[str], *, replay: bool) -> None:
-    """``_reconcile`` of a bracket already locked."""
-    if bracket.status == Bracket.Status.DRAFT:
-        return
-    if replay or len(check) != 1 or not _advance(bracket, next(iter(check))):
-        _sync(_load(bracket), check=check)
-
-
-def _advance(bracket: Bracket, code: str) -> bool:
-    """Reconcile match ``code`` with its games and, if that decides it, move its winner (and
-    loser) on: load only that match and those it feeds (``Structure.downstream``), store what
-    changed, call off its stray games, give the matches that became ready their games. The
-    same writes as ``_sync`` makes for this change, at the cost of the matches it touches.
-
-    Returns ``False`` (having written nothing) where this path does not apply: Swiss rounds, a
-    pool match (its pool's ranking may fill the knockout), a bracket with a withdrawn team
-    (forfeits), a match neither ready nor decided, or stored states that a replay must repair.
-    The sweep (``bracket_sweep``) still replays, and repairs whatever this path could miss."""
-    if bracket.withdrawn_count:
-        return False
-    structure = bracket_structure(bracket, bracket.team_count)
-    if structure is None or code not in structure.by_code or structure.by_code[code].pool:
-        return False
-    codes = [code, *structure.downstream[code]]
-    found, links, known = _rows.matches_with_links(  # their game links and teams' entries too
-        bracket.pk, codes, ("bracket_id", "code", "order", "round", *MATCH_FIELDS)
+    return Changes(
+        changed=changed,
+        ready=[loaded.matches[code] for code in state.ready],
+        is_open=not state.is_complete,
+        forfeited=forfeited,
     )
-    rows = {row.code: row for row in found}
-    match = rows.get(code)
-    if match is None or len(rows) != len(codes):
-        return False
-    if match.status not in (BracketMatch.Status.READY, BracketMatch.Status.DECIDED):
-        return False
-    loaded = _Loaded(bracket, structure, known, {code: match})
-    was_ready = match.status == BracketMatch.Status.READY
+
+
+def _advanced(
+    loaded: LoadedBracket, codes: Collection[str], links: list[LinkRow]
+) -> Changes | None:
+    """The changes of the matches ``codes`` and those they feed (all that ``loaded`` holds): each
+    reconciled with its games, and each that this decides advanced by the engine (``advance``).
+    ``None`` where the engine cannot (a match neither ready nor decided, a match decided that
+    was not asked about, stored states that only a replay repairs): nothing is written then."""
+    matches, structure = loaded.matches, loaded.structure
+    if any(
+        matches[code].status not in (BracketMatch.Status.READY, BracketMatch.Status.DECIDED)
+        for code in codes
+    ):
+        return None
     seed = loaded.seed_by_team.get
     states = {  # as stored, before the games are read
-        row.code: MatchState(
-            row.code, MatchStatus(row.status), seed(row.first_team_id), seed(row.second_team_id)
+        code: MatchState(
+            code, MatchStatus(match.status), seed(match.first_team_id), seed(match.second_team_id)
         )
-        for row in rows.values()
+        for code, match in matches.items()
     }
-    touched = _reconcile_games(loaded, {code}, links)
-    changed = [match] if touched else []
-    ready = [match] if match.status == BracketMatch.Status.READY else []
-    open_after = bool(ready)  # a match still to play here: the bracket is not complete
-    if was_ready and match.status == BracketMatch.Status.DECIDED:
+    was_ready = {
+        code for code, match in matches.items() if match.status == BracketMatch.Status.READY
+    }
+    touched = match_games_reconcile(loaded, codes, links)
+    changed = {code: matches[code] for code in touched}
+    order = {match.code: index for index, match in enumerate(structure.matches)}
+    for code in sorted(was_ready, key=order.__getitem__):
+        match = matches[code]
+        if match.status != BracketMatch.Status.DECIDED:
+            continue
+        if code not in codes:
+            return None
         try:
-            played = advance(
-                structure, states, code=code, winner=loaded.seed_by_team[match.winner_id]
-            )
+            played = advance(structure, states, code=code, winner=seed(match.winner_id))
         except DomainError:
-            return False
+            return None
+        states.update(played)
         for other, state in played.items():
-            if other == code:
-                continue
-            row = rows[other]
             values = _row_values(loaded, state)
-            if any(getattr(row, name) != value for name, value in values.items()):
-                for name, value in values.items():
-                    setattr(row, name, value)
-                changed.append(row)
-            if state.status is MatchStatus.READY:
-                ready.append(row)
-            open_after = open_after or state.status in (MatchStatus.READY, MatchStatus.WAITING)
-    _rows.update_matches(changed, MATCH_FIELDS)
-    decided = match.status == BracketMatch.Status.DECIDED
-    if decided and not match.needs_review and match.pk in loaded.in_play:  # a stray game
-        names = _team_names(loaded)
-        stray = [link for link in _counting_links([match]) if link.game.status in IN_PLAY]
-        _void(stray, f"not needed: {names[match.winner_id]} already won {code}")
-    _create_next_games(loaded, ready, links)  # their links unchanged since read
-    if (
-        was_ready
-        and not open_after
-        and match.status == BracketMatch.Status.DECIDED
-        and bracket.status == Bracket.Status.PUBLISHED
-        and not bracket.matches.filter(
-            status__in=(BracketMatch.Status.WAITING, BracketMatch.Status.READY)
-        ).exists()
-    ):
-        bracket.status, bracket.finished_at = Bracket.Status.FINISHED, timezone.now()
-        bracket.save(update_fields=["status", "finished_at"])
-    return True
+            if other != code and _differs(matches[other], values):
+                _set(matches[other], values)
+                changed[other] = matches[other]
+    return Changes(
+        changed=list(changed.values()),
+        ready=[match for match in matches.values() if match.status == BracketMatch.Status.READY],
+        is_open=any(
+            match.status in (BracketMatch.Status.WAITING, BracketMatch.Status.READY)
+            for match in matches.values()
+        ),
+    )
 
 
-def _row_values(loaded: _Loaded, played: MatchState) -> dict:
+def _row_values(loaded: LoadedBracket, played: MatchState) -> dict:
     """A match row's fields as the engine's state of it gives them."""
     return {
         "first_team_id": loaded.team_id(played.first),
@@ -217,6 +214,15 @@ def _row_values(loaded: _Loaded, played: MatchState) -> dict:
         if played.status is MatchStatus.DECIDED
         else None,
     }
+
+
+def _differs(match: BracketMatch, values: dict) -> bool:
+    return any(getattr(match, name) != value for name, value in values.items())
+
+
+def _set(match: BracketMatch, values: dict) -> None:
+    for name, value in values.items():
+        setattr(match, name, value)
 
 
 def brackets_to_reconcile() -> dict[int, set[str]]:
@@ -263,12 +269,3 @@ def brackets_to_reconcile() -> dict[int, set[str]]:
     ).values("match__bracket_id", "match__code"):
         found.setdefault(row["match__bracket_id"], set()).add(row["match__code"])
     return found
-
-
-def bracket_sweep() -> list[int]:
-    """Reconcile every bracket a lost ``game_finished`` may have left behind (the periodic
-    sweep); returns their ids. Idempotent: a bracket in order is not written to."""
-    found = brackets_to_reconcile()
-    for bracket_id, codes in sorted(found.items()):
-        _reconcile(bracket_id, codes)
-    return sorted(found)

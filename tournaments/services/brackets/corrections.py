@@ -16,9 +16,10 @@ from league.models import Team
 from scoring.models import Game
 from tournaments.domain.brackets import correct_result, play
 from tournaments.models import Bracket, BracketCorrection, BracketMatch, BracketMatchGame
-from tournaments.services.brackets._loading import IN_PLAY, _load, _Loaded, _lock
-from tournaments.services.brackets.advance import _sync
-from tournaments.services.brackets.match_games import _counting_links, _void
+from tournaments.services.brackets.advance import bracket_reconcile
+from tournaments.services.brackets.loaded import IN_PLAY, LoadedBracket, bracket_load
+from tournaments.services.brackets.match_games import counting_links, links_void
+from tournaments.services.locks import bracket_lock
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class CorrectionPreview:
         return [match.code for match in self.reset]
 
 
-def _preview(loaded: _Loaded, code: str, winner: Team | int) -> CorrectionPreview:
+def _preview(loaded: LoadedBracket, code: str, winner: Team | int) -> CorrectionPreview:
     winner_id = winner.pk if isinstance(winner, Team) else int(winner)
     match = loaded.matches.get(code)
     if match is None:
@@ -125,7 +126,7 @@ def _preview(loaded: _Loaded, code: str, winner: Team | int) -> CorrectionPrevie
         )
         if other in correction.reset or (row.status == BracketMatch.Status.READY and not same):
             affected.append(row)
-    links = _counting_links(affected) if affected else []
+    links = counting_links(affected) if affected else []
     reset, stopped = [], []
     for row in affected:
         games = [link for link in links if link.match_id == row.pk]
@@ -164,7 +165,7 @@ def bracket_correction_preview(
     require_league_organiser(user=user, league_id=bracket.season.league_id)
     if bracket.status == Bracket.Status.DRAFT:
         raise ConflictError("A draft has no results to correct.")
-    return _preview(_load(bracket), code, winner)
+    return _preview(bracket_load(bracket), code, winner)
 
 
 def bracket_correct(
@@ -185,10 +186,10 @@ def bracket_correct(
     if not reason:
         raise DomainError("Say briefly why the result is corrected.", field="reason")
     with transaction.atomic():
-        bracket = _lock(bracket.pk)
+        bracket = bracket_lock(bracket.pk)
         if bracket.status == Bracket.Status.DRAFT:
             raise ConflictError("A draft has no results to correct.")
-        loaded = _load(bracket)
+        loaded = bracket_load(bracket)
         preview = _preview(loaded, code, winner)
         if sorted(preview.reset_codes) != sorted(reset):
             would = ", ".join(preview.reset_codes) or "no match"
@@ -216,8 +217,8 @@ def bracket_correct(
             match.winner_id, match.status = None, BracketMatch.Status.WAITING
             match.decided_by, match.decided_at = BracketMatch.DecidedBy.NOTHING, None
             match.needs_review, match.review_reason = False, ""
-        _void(_counting_links(affected), f"reset by the correction of {code}: {reason}", user)
-        _sync(loaded, touched={code, *(match.code for match in affected)}, user=user)
+        links_void(counting_links(affected), f"reset by the correction of {code}: {reason}", user)
+        bracket_reconcile(loaded, touched={code, *(match.code for match in affected)}, user=user)
     return preview
 
 
@@ -228,7 +229,7 @@ def bracket_withdraw_team(*, bracket: Bracket, team: Team | int, reason: str, us
     reason = " ".join((reason or "").split())
     team_id = team.pk if isinstance(team, Team) else int(team)
     with transaction.atomic():
-        bracket = _lock(bracket.pk)
+        bracket = bracket_lock(bracket.pk)
         if bracket.status != Bracket.Status.PUBLISHED:
             raise ConflictError(
                 "Only a bracket being played takes withdrawals (in a draft, change the seeds)."
@@ -240,5 +241,5 @@ def bracket_withdraw_team(*, bracket: Bracket, team: Team | int, reason: str, us
             raise ConflictError(f"{entry.team} has already withdrawn.")
         entry.withdrawn_at, entry.withdrawal_reason = timezone.now(), reason[:300]
         entry.save(update_fields=["withdrawn_at", "withdrawal_reason"])
-        _sync(_load(bracket), user=user)
+        bracket_reconcile(bracket_load(bracket), user=user)
     return bracket

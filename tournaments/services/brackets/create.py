@@ -19,9 +19,10 @@ from tournaments.domain.brackets import play, structure_as_dict
 from tournaments.domain.swiss import SwissEntry, swiss_pairings
 from tournaments.models import Bracket, BracketEntry, BracketMatch
 from tournaments.selectors.bracket_structure import bracket_structure, structure_from_options
-from tournaments.services.brackets._loading import _load, _lock
-from tournaments.services.brackets.advance import _sync
-from tournaments.services.brackets.swiss import _swiss_round_matches
+from tournaments.services.brackets.advance import bracket_reconcile
+from tournaments.services.brackets.loaded import bracket_load
+from tournaments.services.brackets.swiss import swiss_round_matches
+from tournaments.services.locks import bracket_lock
 
 SUPPORTED_KINDS = (
     Bracket.Kind.SINGLE,
@@ -174,7 +175,7 @@ def _write_entries_and_matches(bracket: Bracket, seeding: Seeding) -> None:
     team_of = dict(enumerate(seeding.teams, start=1))
     if structure is None:  # Swiss: round 1 is paired from the seeds
         first = swiss_pairings([SwissEntry(team=seed, score=0) for seed in team_of])
-        BracketMatch.objects.bulk_create(_swiss_round_matches(bracket, first, 1, 0, team_of))
+        BracketMatch.objects.bulk_create(swiss_round_matches(bracket, first, 1, 0, team_of))
         return
     state = play(structure, {})
 
@@ -290,7 +291,7 @@ def bracket_seeds_set(*, bracket: Bracket, teams: Sequence[Team | int], user) ->
     require_league_organiser(user=user, league_id=bracket.season.league_id)
     seeding = seeding_by_hand(season=bracket.season, teams=teams)
     with transaction.atomic():
-        bracket = _lock(bracket.pk)
+        bracket = bracket_lock(bracket.pk)
         if bracket.status != Bracket.Status.DRAFT:
             raise ConflictError("The seeds are fixed once the bracket is published.")
         if len(seeding.teams) != bracket.entries.count():
@@ -310,10 +311,10 @@ def bracket_publish(*, bracket: Bracket, user) -> Bracket:
     link; the rest follow as results come in."""
     require_league_organiser(user=user, league_id=bracket.season.league_id)
     with transaction.atomic():
-        bracket = _lock(bracket.pk)
+        bracket = bracket_lock(bracket.pk)
         if bracket.status != Bracket.Status.DRAFT:
             raise ConflictError("This bracket is already published.", code="published")
         bracket.status, bracket.published_at = Bracket.Status.PUBLISHED, timezone.now()
         bracket.save(update_fields=["status", "published_at"])
-        _sync(_load(bracket), user=user)
+        bracket_reconcile(bracket_load(bracket), user=user)
     return bracket

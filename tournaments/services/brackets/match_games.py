@@ -1,5 +1,8 @@
 """The games of a bracket's matches: reading a match's result from them (reconcile), calling off
-the ones that no longer count (void), and giving each ready match its next game."""
+the ones that no longer count (void), and giving each ready match its next game.
+
+The functions that take ``links`` (:class:`LinkRow`\\ s of the matches concerned) read them
+afresh when given ``None``; the advance passes those it read with the matches."""
 
 from __future__ import annotations
 
@@ -13,11 +16,16 @@ from league.errors import ConflictError
 from scoring import services as scoring_services
 from scoring.models import Game
 from tournaments.models import BracketMatch, BracketMatchGame
-from tournaments.services.brackets import _rows
-from tournaments.services.brackets._loading import IN_PLAY, _Loaded
+from tournaments.services.brackets.loaded import (
+    IN_PLAY,
+    LinkRow,
+    LoadedBracket,
+    link_rows,
+    link_rows_in_play,
+)
 
 
-def _void(links: Sequence[BracketMatchGame], reason: str, user=None) -> None:
+def links_void(links: Sequence[BracketMatchGame], reason: str, user=None) -> None:
     """Stop ``links`` counting; call off (void) any of their games not yet finished."""
     for link in links:
         link.status = BracketMatchGame.Status.VOIDED
@@ -29,15 +37,23 @@ def _void(links: Sequence[BracketMatchGame], reason: str, user=None) -> None:
     BracketMatchGame.objects.bulk_update(links, ["status", "voided_reason"])
 
 
-def _reconcile_games(
-    loaded: _Loaded, check: Collection[str] = (), links: list[tuple] | None = None
+def counting_links(matches: Sequence[BracketMatch]) -> list[BracketMatchGame]:
+    """The counting game links of ``matches``, each with its game."""
+    return list(
+        BracketMatchGame.objects.filter(
+            match__in=[match.pk for match in matches], status=BracketMatchGame.Status.COUNTING
+        ).select_related("game")
+    )
+
+
+def match_games_reconcile(
+    loaded: LoadedBracket, check: Collection[str] = (), links: list[LinkRow] | None = None
 ) -> set[str]:
     """Read results from the games: decide every ready match a team has won (enough finished
     counting games), and check the matches in ``check`` decided by their games: one the games no
     longer support is marked as needing review (with the reason), one they support again is
     cleared. Changes the matches in memory (and notes in ``loaded.in_play`` those of the matches
-    read that have a counting game in play); returns the codes changed. ``links``: their game
-    links as ``_links`` reads them, if already read (those of other matches are passed over)."""
+    read that have a counting game in play); returns the codes changed."""
     matches = [
         match
         for match in loaded.matches.values()
@@ -54,17 +70,17 @@ def _reconcile_games(
     reopened: dict[int, list[int]] = {}
     counting = BracketMatchGame.Status.COUNTING
     if links is None:
-        links = _links(matches)
-    for _, match_id, number, status, game_status, winner, _ in links:
-        if status != counting or match_id not in wins:
+        links = link_rows(wins)
+    for link in links:
+        if link.status != counting or link.match_id not in wins:
             continue
-        if game_status == Game.Status.FINISHED and winner:
-            wins[match_id][0 if winner == "A" else 1] += 1
-        elif game_status == Game.Status.IN_PROGRESS:
-            reopened.setdefault(match_id, []).append(number)
-        if game_status in IN_PLAY:
-            loaded.in_play.add(match_id)
-    needed, now, names = loaded.bracket.wins_needed, timezone.now(), _team_names(loaded)
+        if link.game_status == Game.Status.FINISHED and link.game_winner:
+            wins[link.match_id][0 if link.game_winner == "A" else 1] += 1
+        elif link.game_status == Game.Status.IN_PROGRESS:
+            reopened.setdefault(link.match_id, []).append(link.number)
+        if link.game_status in IN_PLAY:
+            loaded.in_play.add(link.match_id)
+    needed, now, names = loaded.bracket.wins_needed, timezone.now(), loaded.team_names
     changed = set()
     for match in matches:
         teams = (match.first_team_id, match.second_team_id)
@@ -99,13 +115,9 @@ def _reconcile_games(
     return changed
 
 
-def _team_names(loaded: _Loaded) -> dict[int, str]:
-    return {entry.team_id: entry.team.name for entry in loaded.entries}
-
-
-def _void_unneeded(loaded: _Loaded, user=None) -> None:
-    """Call off the games still in play of decided matches (a stray game of a match already
-    won), except those of a match waiting for the organiser's review."""
+def stray_games_void(loaded: LoadedBracket, links: list[LinkRow] | None = None, user=None) -> None:
+    """Call off the games still in play of the loaded decided matches (a stray game of a match
+    already won), except those of a match waiting for the organiser's review."""
     decided = {
         match.pk: match
         for match in loaded.matches.values()
@@ -113,71 +125,61 @@ def _void_unneeded(loaded: _Loaded, user=None) -> None:
     }
     if not decided:
         return
-    stray = list(
-        BracketMatchGame.objects.filter(
-            match__bracket=loaded.bracket,
-            status=BracketMatchGame.Status.COUNTING,
-            game__status__in=IN_PLAY,
-        ).select_related("game")
-    )
-    names = _team_names(loaded)
+    if links is None:
+        links = link_rows_in_play(loaded.bracket)
+    stray = [
+        link
+        for link in links
+        if link.match_id in decided
+        and link.status == BracketMatchGame.Status.COUNTING
+        and link.game_status in IN_PLAY
+    ]
+    if not stray:
+        return
+    games = Game.objects.in_bulk([link.game_id for link in stray])
+    names = loaded.team_names
     for link in stray:
-        match = decided.get(link.match_id)
-        if match is not None:
-            _void([link], f"not needed: {names[match.winner_id]} already won {match.code}", user)
+        match = decided[link.match_id]
+        row = BracketMatchGame(pk=link.pk, match_id=link.match_id, game=games[link.game_id])
+        links_void([row], f"not needed: {names[match.winner_id]} already won {match.code}", user)
 
 
-def _counting_links(matches: Sequence[BracketMatch]) -> list[BracketMatchGame]:
-    return list(
-        BracketMatchGame.objects.filter(
-            match__in=[match.pk for match in matches], status=BracketMatchGame.Status.COUNTING
-        ).select_related("game")
-    )
-
-
-def _links(matches: Collection[BracketMatch]) -> list[tuple]:
-    """(link id, match id, number, link status, game status, game winner, game void reason) of
-    every game link of ``matches``."""
-    return _rows.match_games([match.pk for match in matches], _rows.LINK_GAME_FIELDS)
-
-
-def _create_next_games(
-    loaded: _Loaded, ready: list[BracketMatch], links: list[tuple] | None = None
+def next_games_create(
+    loaded: LoadedBracket, ready: list[BracketMatch], links: list[LinkRow] | None = None
 ) -> None:
     """Give each ready match without a game in play its next game (playoff games do not count
-    in the season standings). A counting game called off elsewhere stops counting first.
-    ``links``: their game links as ``_links`` reads them, if already read (and not changed
-    since; those of other matches are passed over)."""
+    in the season standings), the games and their links in two statements. A counting game
+    called off elsewhere stops counting first. ``links``: as read, and not changed since."""
     ready = [match for match in ready if match.status == BracketMatch.Status.READY]
     if not ready:
         return
-    if links is None:
-        links = _links(ready)
     wanted = {match.pk for match in ready}
+    if links is None:
+        links = link_rows(wanted)
     numbers: dict[int, int] = Counter()
     in_play: set[int] = set()
     called_off = []
-    for pk, match_id, number, status, game_status, _, void_reason in links:
-        if match_id not in wanted:
+    for link in links:
+        if link.match_id not in wanted:
             continue
-        numbers[match_id] = max(numbers[match_id], number)
-        if status != BracketMatchGame.Status.COUNTING:
+        numbers[link.match_id] = max(numbers[link.match_id], link.number)
+        if link.status != BracketMatchGame.Status.COUNTING:
             continue
-        if game_status in IN_PLAY:
-            in_play.add(match_id)
-        elif game_status == Game.Status.VOIDED:
+        if link.game_status in IN_PLAY:
+            in_play.add(link.match_id)
+        elif link.game_status == Game.Status.VOIDED:
             called_off.append(
                 BracketMatchGame(
-                    pk=pk,
+                    pk=link.pk,
                     status=BracketMatchGame.Status.VOIDED,
-                    voided_reason=f"called off: {void_reason or 'voided'}"[:300],
+                    voided_reason=f"called off: {link.game_void_reason or 'voided'}"[:300],
                 )
             )
     if called_off:
         BracketMatchGame.objects.bulk_update(called_off, ["status", "voided_reason"])
     season = loaded.bracket.season
     teams = {team.pk: team for team in loaded.team_by_seed.values()}
-    links = []
+    new_links = []
     for match in ready:
         if match.pk in in_play:
             continue
@@ -192,5 +194,9 @@ def _create_next_games(
             first_dealer_seat=(number - 1) % 4,
             counts_for_standings=False,
         )
-        links.append(BracketMatchGame(match=match, game=game, number=number))
-    _rows.create_games(links)  # the games and their links together
+        new_links.append(BracketMatchGame(match=match, game=game, number=number))
+    if new_links:
+        Game.objects.bulk_create([link.game for link in new_links])
+        for link in new_links:
+            link.game = link.game  # the game's new id onto the link
+        BracketMatchGame.objects.bulk_create(new_links)

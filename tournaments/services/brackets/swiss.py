@@ -11,20 +11,14 @@ from django.utils import timezone
 from league.errors import DomainError
 from league.models import Team
 from scoring.domain.standings import Standings
-from scoring.models import Game
 from tournaments.domain.swiss import SwissEntry, swiss_pairings
 from tournaments.models import Bracket, BracketMatch
 from tournaments.selectors.bracket_standings import swiss_standings
-from tournaments.services.brackets._loading import MATCH_FIELDS, _Loaded
-from tournaments.services.brackets.match_games import (
-    _counting_links,
-    _create_next_games,
-    _void,
-    _void_unneeded,
-)
+from tournaments.services.brackets.loaded import LoadedBracket
+from tournaments.services.brackets.store import Changes
 
 
-def _swiss_round_matches(
+def swiss_round_matches(
     bracket: Bracket,
     pairing,
     round_number: int,
@@ -57,9 +51,10 @@ def _swiss_round_matches(
     return matches
 
 
-def _sync_swiss(loaded: _Loaded, *, touched: set[str] = frozenset(), user=None) -> None:
-    """Forfeit the ready matches of withdrawn teams, give every ready match its next game, and
-    once a round is all decided pair the next one from the records (or finish the bracket)."""
+def swiss_changes(loaded: LoadedBracket, touched: set[str]) -> Changes:
+    """What a reconcile of a Swiss bracket changes: the ready matches of withdrawn teams are
+    forfeited, and once a round is all decided the next one is paired from the records (none
+    once the rounds are played, or when no pairing avoids a rematch: the event ends)."""
     bracket, now = loaded.bracket, timezone.now()
     withdrawn_teams = {entry.team_id for entry in loaded.entries if entry.is_withdrawn}
     forfeited = []
@@ -76,42 +71,35 @@ def _sync_swiss(loaded: _Loaded, *, touched: set[str] = frozenset(), user=None) 
         forfeited.append(match)
     changed = {match.pk: match for match in forfeited}
     changed.update((loaded.matches[code].pk, loaded.matches[code]) for code in touched)
-    if changed:
-        BracketMatch.objects.bulk_update(list(changed.values()), MATCH_FIELDS)
-    if forfeited:
-        names = ", ".join(sorted(entry.team.name for entry in loaded.entries if entry.is_withdrawn))
-        unplayed = [
-            link for link in _counting_links(forfeited) if link.game.status != Game.Status.FINISHED
-        ]
-        _void(unplayed, f"forfeited: {names} withdrew", user=user)
-    if bracket.status == Bracket.Status.DRAFT:
-        return
-    _void_unneeded(loaded, user=user)
     matches = list(loaded.matches.values())
-    current = max((match.round for match in matches), default=0)
     open_matches = [match for match in matches if match.status == BracketMatch.Status.READY]
-    if not open_matches and current < bracket.swiss_rounds:
+    created = []
+    current = max((match.round for match in matches), default=0)
+    if (
+        bracket.status != Bracket.Status.DRAFT
+        and not open_matches
+        and current < bracket.swiss_rounds
+    ):
         active = [entry for entry in loaded.entries if not entry.is_withdrawn]
         standings = swiss_standings(matches, loaded.seed_by_team, loaded.names, loaded.points())
         pairing = None
         if len(active) >= 2:
             pairing = _swiss_pairing(standings, matches, loaded, {e.seed for e in active})
         if pairing is not None:
-            new = _swiss_round_matches(
+            created = swiss_round_matches(
                 bracket, pairing, current + 1, len(matches), loaded.team_by_seed
             )
-            BracketMatch.objects.bulk_create(new)
-            for match in new:
-                loaded.matches[match.code] = match
-            open_matches = [match for match in new if match.status == BracketMatch.Status.READY]
-    _create_next_games(loaded, open_matches)
-    is_complete = not open_matches
-    if is_complete and bracket.status == Bracket.Status.PUBLISHED:
-        bracket.status, bracket.finished_at = Bracket.Status.FINISHED, now
-        bracket.save(update_fields=["status", "finished_at"])
+            open_matches = [match for match in created if match.status == BracketMatch.Status.READY]
+    return Changes(
+        changed=list(changed.values()),
+        ready=open_matches,
+        is_open=bool(open_matches),
+        forfeited=forfeited,
+        created=created,
+    )
 
 
-def _swiss_pairing(standings: Standings, matches, loaded: _Loaded, active: set[int]):
+def _swiss_pairing(standings: Standings, matches, loaded: LoadedBracket, active: set[int]):
     """The next round's pairing of the ``active`` seeds from ``standings``, or ``None`` when no
     pairing avoids a rematch (the event then ends with the rounds played)."""
     opponents: dict[int, set[int]] = {seed: set() for seed in active}
