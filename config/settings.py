@@ -63,15 +63,13 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # The headers of every answer, the plain hand POST's included (config.hands): above it.
     "django.middleware.common.CommonMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.csp.CSPMiddleware",  # django-csp's, its usual policies built once
-    "config.hands.PlainHandMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "config.messages.MessageMiddleware",  # Django's, its storage made when first used
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -100,10 +98,6 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # Lets the hand POST's statements (league.rows) be prepared once per connection; Django's
-        # own cursors bind parameters on the client and never prepare, whatever this says.
-        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
 else:
     DATABASES = {
         "default": {
@@ -220,7 +214,7 @@ WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "league.api.authentication.TokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["league.api.permissions.ReadOnlyOrOrganiser"],
     "DEFAULT_SCHEMA_CLASS": "league.api.schema.AutoSchema",

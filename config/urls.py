@@ -1,5 +1,3 @@
-import re
-
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
@@ -43,11 +41,6 @@ router.register("players", PlayerViewSet)
 router.register("teams", TeamViewSet)
 for prefix, viewset, basename in bracket_api.VIEWSETS + night_api.VIEWSETS:
     router.register(prefix, viewset, basename=basename)
-
-# The hands URL of a game, as the router matches it: its plain POST is answered above the page
-# middlewares and the URL resolution (config.hands), all else by the router's view.
-_hands = next(url for url in router.urls if url.name == "game-hands")
-HANDS_PATH = re.compile(rf"/api/v1/{_hands.pattern.regex.pattern.lstrip('^').rstrip('$')}")
 
 urlpatterns = [
     path("api/v1/rulebooks/preview/", RulebookPreviewView.as_view(), name="rulebook-preview"),

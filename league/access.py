@@ -39,32 +39,6 @@ def organiser_role_exists(*, user, league_id):
     return Exists(LeagueRole.objects.filter(league_id=league_id, user=user))
 
 
-def organiser_role_sql(*, user, league_column: str) -> bool | str:
-    """:func:`organiser_role_exists` in plain SQL, for a statement written once
-    (``league.rows``): a boolean on the league in ``league_column`` (SQL) that takes the user's id
-    as its parameter; or, as there, a boolean when the answer does not depend on a role."""
-    if not _role_decides(user):
-        return _without_role(user)
-    return role_row_sql(user_column="%s", league_column=league_column)
-
-
-def role_row_sql(*, user_column: str, league_column: str) -> str:
-    """Whether the user in ``user_column`` (SQL: a column or a parameter) has a role in the league
-    in ``league_column``, as an SQL boolean; :func:`is_organiser_given_role` turns it into the
-    answer for that user."""
-    from league.rows import col, table
-
-    return (
-        f"EXISTS (SELECT 1 FROM {table(LeagueRole)} lr WHERE lr.{col(LeagueRole, 'league')} = "
-        f"{league_column} AND lr.{col(LeagueRole, 'user')} = {user_column})"
-    )
-
-
-def is_organiser_given_role(*, user, has_role: bool) -> bool:
-    """:func:`is_league_organiser` for a user whose role row was read already (``has_role``)."""
-    return has_role if _role_decides(user) else _without_role(user)
-
-
 def require_league_organiser(*, user, league_id: int) -> None:
     if not is_league_organiser(user=user, league_id=league_id):
         raise AccessDeniedError("only an organiser of this league may change it")

@@ -1,94 +1,49 @@
 """Serializers for games and hands. Hand facts use the names of the API contract: ``makers``,
 ``caller``, ``caller_alone``, ``defender_alone``, ``tricks_won``, ``renege``, ``thrown_in``."""
 
-import copy
-import datetime
-import functools
-import operator
-
-from django.conf import settings
-from django.core.exceptions import FieldDoesNotExist
-from django.db.models import Model
-from django.utils import timezone
-from rest_framework import ISO_8601, serializers
-from rest_framework.fields import SkipField
-from rest_framework.relations import PKOnlyObject
-from rest_framework.settings import api_settings
+from rest_framework import serializers
 
 from league.models import Player, Season, Team
+from scoring.domain.hand_input import FACTS, NUMBER, Fact
 from scoring.models import Game, Hand, Side
 
 
-class HandFactsSerializer(serializers.Serializer):
-    """A hand's facts as a client sends them.
-
-    Its fields are plain values (no nested or related field), so each serializer gets shallow
-    copies of the declared ones instead of DRF's deep copies, which build every field again from
-    its arguments: the hand POST validates one of these on every request (a field's copy is
-    bound to its serializer; what the copies share, choices and validators, is only read)."""
-
-    def get_fields(self):
-        return {name: copy.copy(field) for name, field in self._declared_fields.items()}
-
-    makers = serializers.ChoiceField(
-        choices=Side.choices,
-        required=False,
-        allow_null=True,
-        allow_blank=True,
-        default=None,
-        help_text='The side that named trump: "A" (seats 0 and 2) or "B" (seats 1 and 3).',
-    )
-    caller = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="The player who named trump (a player id), if known.",
-    )
-    caller_alone = serializers.BooleanField(required=False, default=False)
-    defender_alone = serializers.BooleanField(required=False, default=False)
-    tricks_won = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=0,
-        max_value=5,
-        help_text="Tricks the makers took, 0–5.",
-    )
-    renege = serializers.ChoiceField(
-        choices=Side.choices,
-        required=False,
-        allow_null=True,
-        allow_blank=True,
-        default=None,
-        help_text="The side that reneged, if a renege was caught.",
-    )
-    thrown_in = serializers.BooleanField(
-        required=False, default=False, help_text="All passed twice (stick the dealer off)."
-    )
-    misdeal = serializers.BooleanField(
-        required=False, default=False, help_text="A misdeal: redeal by the same dealer, no score."
-    )
-    ordered_up = serializers.BooleanField(
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="Trump was ordered up in round one (null: not said). Needed by rulebooks where "
-        "the dealer's partner who orders up must go alone.",
+def fact_field(fact: Fact) -> serializers.Field:
+    """The schema's field of one of a hand's facts (``scoring.domain.hand_input.FACTS``)."""
+    common = {"required": False, "allow_null": fact.nullable, "help_text": fact.help or None}
+    if fact.kind == "side":
+        return serializers.ChoiceField(
+            choices=Side.choices, allow_blank=True, default=fact.default, **common
+        )
+    if fact.kind == "bool":
+        return serializers.BooleanField(default=fact.default, **common)
+    return serializers.IntegerField(
+        default=fact.default, min_value=fact.low, max_value=fact.high, **common
     )
 
 
-class HandInputSerializer(HandFactsSerializer):
-    number = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=1,
-        help_text="The hand number the client is entering; a conflict if it was already entered.",
-    )
+HandFactsSerializer = type(
+    "HandFactsSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "A hand's facts as a client sends them.",
+        **{fact.name: fact_field(fact) for fact in FACTS},
+    },
+)
+"""A hand's facts, built from their one declaration: what the API's schema says of them. The
+hand's writes read them with ``scoring.domain.hand_input.hand_input_parse``."""
+
+HandInputSerializer = type(
+    "HandInputSerializer", (HandFactsSerializer,), {NUMBER.name: fact_field(NUMBER)}
+)
 
 
-class HandCorrectionSerializer(HandFactsSerializer):
+class CorrectionReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500)
+
+
+class HandCorrectionSerializer(HandFactsSerializer, CorrectionReasonSerializer):
+    """A correction: the hand's facts as they should have been, and why."""
 
 
 class HandUndoSerializer(serializers.Serializer):
@@ -355,144 +310,3 @@ class StandingRulesSerializer(serializers.Serializer):
                     {name: ["not a standings option"] for name in unknown}
                 )
         return super().to_internal_value(data)
-
-
-@functools.cache
-def _shared(serializer_class: type[serializers.Serializer]) -> serializers.Serializer:
-    return serializer_class()
-
-
-def represent(serializer_class: type[serializers.Serializer], instance) -> dict:
-    """``serializer_class(instance).data`` for an answer without a request (so without the
-    organiser-only fields), by the serializer's fields compiled once per process
-    (:func:`_compiled`).
-
-    A model serializer builds its fields afresh for every instance, by introspecting the model,
-    and DRF then reads each field through a chain of generic calls: for a hand and its game the
-    two were a third, then a seventh, of a hand POST's Python time. The fields are the same every
-    time, and keep no state of their own while they represent a value."""
-    return _compiled(serializer_class)(instance)
-
-
-_SIMPLE = {  # a field class whose to_representation of a value of these types is the value
-    serializers.IntegerField: int,
-    serializers.BooleanField: bool,
-    serializers.CharField: str,
-}
-
-
-@functools.cache
-def _compiled(serializer_class: type[serializers.Serializer]):
-    """``instance -> dict``: what ``serializer_class``'s ``to_representation`` gives a model
-    instance without a request, each field read and shaped by the plainest call that gives what
-    DRF's would.
-
-    Per field, as ``Serializer.to_representation`` does: read the attribute (a field that skips
-    itself is left out), answer ``None`` for ``None`` (or a related key that is ``None``), else
-    the field's representation. The plain reads, for fields of DRF's own classes that read as
-    DRF reads: a model field's attribute, the key of a related field that shows only its key.
-    The plain shape: the value itself, where it is an integer, boolean or string that a field of
-    exactly that class would give back unchanged. Anything else goes through the field's own
-    ``get_attribute`` and ``to_representation``; a method field's method is looked up at each
-    call; a serializer that represents in its own way, or an instance that is not a model
-    instance, is asked as DRF asks. ``tests/api/test_represent.py`` compares the two."""
-    serializer = _shared(serializer_class)
-    if type(serializer).to_representation not in (
-        serializers.Serializer.to_representation,
-        OrganiserOnlyFieldsMixin.to_representation,
-    ):
-        return serializer.to_representation
-    hidden = set(getattr(serializer, "organiser_only_fields", ()))
-    steps = [
-        _step(serializer, field)
-        for field in serializer._readable_fields
-        if field.field_name not in hidden
-    ]
-
-    def represent_one(instance) -> dict:
-        if not isinstance(instance, Model):
-            return serializer.to_representation(instance)
-        data = {}
-        for name, read, shape in steps:
-            try:
-                value = read(instance)
-            except SkipField:
-                continue
-            if value is None or (type(value) is PKOnlyObject and value.pk is None):
-                data[name] = None
-            else:
-                data[name] = shape(value)
-        return data
-
-    return represent_one
-
-
-def _step(serializer: serializers.Serializer, field: serializers.Field):
-    """``(name, read, shape)`` of one readable field (see :func:`_compiled`)."""
-    name, general = field.field_name, (field.get_attribute, field.to_representation)
-    if type(field) is serializers.SerializerMethodField:
-        method = field.method_name
-        return name, _itself, lambda instance: getattr(serializer, method)(instance)
-    model = getattr(getattr(serializer, "Meta", None), "model", None)
-    model_field = _model_field(model, field.source_attrs)
-    if model_field is None:
-        return name, *general
-    read = operator.attrgetter(model_field.attname)
-    if model_field.is_relation:  # its key, if DRF would read only that
-        if (
-            type(field) is serializers.PrimaryKeyRelatedField
-            and field.use_pk_only_optimization()
-            and field.pk_field is None
-        ):
-            return name, read, _itself
-        return name, *general
-    if type(field).get_attribute is not serializers.Field.get_attribute:
-        return name, *general
-    if type(field) is serializers.DateTimeField and not hasattr(field, "timezone"):
-        return name, read, _iso_time(field)
-    plain = _SIMPLE.get(type(field))
-    if plain is None:
-        return name, read, field.to_representation
-    shape = field.to_representation
-    return name, read, lambda value: value if type(value) is plain else shape(value)
-
-
-def _itself(value):
-    return value
-
-
-def _iso_time(field: serializers.DateTimeField):
-    """``field.to_representation`` of a time, as DRF gives it in its usual case: the field's
-    format is ISO 8601 (its own or the settings'), ``USE_TZ`` is on and the time is aware, so it
-    is given in the current time zone, ``Z`` for UTC. DRF's way there asks whether the field has
-    a time zone of its own (it has not: an attribute lookup that fails, at every call) and reads
-    the settings twice; here the fields without one are chosen once. Any other case is the
-    field's own."""
-    general = field.to_representation
-
-    def shape(value):
-        if (
-            type(value) is not datetime.datetime
-            or value.utcoffset() is None
-            or not settings.USE_TZ
-            or getattr(field, "format", api_settings.DATETIME_FORMAT) != ISO_8601
-        ):
-            return general(value)
-        try:
-            text = value.astimezone(timezone.get_current_timezone()).isoformat()
-        except OverflowError:
-            return general(value)  # (DRF's error)
-        return text[:-6] + "Z" if text.endswith("+00:00") else text
-
-    return shape
-
-
-def _model_field(model, source_attrs: list[str]):
-    """The concrete field of ``model`` that ``source_attrs`` names alone, or ``None``."""
-    if model is None or len(source_attrs) != 1:
-        return None
-    try:
-        found = model._meta.get_field(source_attrs[0])
-    except FieldDoesNotExist:
-        return None
-    return found if getattr(found, "concrete", False) else None

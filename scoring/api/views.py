@@ -22,15 +22,10 @@ from league.domain.rules import Rulebook as RulebookRules
 from league.errors import ConflictError, DomainError, NotFoundError
 from league.models import Rulebook, Season
 from scoring import services
-from scoring.access import (
-    TokenDoor,
-    captain_guesses_exceeded,
-    game_for_captain,
-    game_for_organiser,
-    token_and_game_to_score,
-)
+from scoring.access import captain_guesses_exceeded, game_for_captain, game_for_organiser
 from scoring.api import serializers as s
 from scoring.domain.engine import score_hand
+from scoring.domain.hand_input import hand_input_parse
 from scoring.models import Game, Hand, StandingSnapshot
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -65,10 +60,8 @@ class GameFilter(django_filters.FilterSet):
     confirmation = django_filters.ChoiceFilter(choices=Game.Confirmation.choices)
 
 
-def writable_game(request, pk, *, read: TokenDoor | None = None) -> tuple[Game, str]:
+def writable_game(request, pk) -> tuple[Game, str]:
     """The game a request may score, and how it got in: as its captain or as an organiser.
-    ``read``: the door read with the request's token (``GameViewSet.read_with_token``), used if
-    the request was signed in by that token for that game.
 
     A wrong captain token counts against the same per-address limit as a wrong ``/t/`` link
     (``scoring.access.captain_guesses_exceeded``); past it the answer is 429."""
@@ -85,9 +78,7 @@ def writable_game(request, pk, *, read: TokenDoor | None = None) -> tuple[Game, 
         if str(game.pk) != str(pk):
             raise NotFoundError("this score-card link is for another game")
         return game, Hand.Source.CAPTAIN
-    if read is not None and (read.game_id != pk or getattr(request.auth, "key", None) != read.key):
-        read = None
-    return game_for_organiser(user=request.user, pk=pk, to_score=True, read=read), Hand.Source.API
+    return game_for_organiser(user=request.user, pk=pk, to_score=True), Hand.Source.API
 
 
 def conflict_with_score(error: ConflictError, game_id: int) -> Response:
@@ -104,19 +95,6 @@ class GameViewSet(ReadCreateViewSet):
 
     def get_serializer_class(self):
         return s.GameDetailSerializer if self.action == "retrieve" else s.GameSerializer
-
-    def read_with_token(self, key):
-        """A hand POST signed in by an organiser's token reads the token and the game's door in
-        one statement (``scoring.access.token_and_game_to_score``): one round trip less on the
-        busiest write. The door is kept for :meth:`record_hand`; the token's values go back to
-        the authentication (``league.api.authentication``), which checks them as always."""
-        if self.action != "record_hand" or self.request.headers.get("X-Captain-Token"):
-            return NotImplemented
-        read = token_and_game_to_score(key, self.kwargs.get("pk"))
-        if read is NotImplemented:
-            return NotImplemented
-        token_values, self._token_door = read
-        return token_values
 
     @extend_schema(request=s.GameInputSerializer, responses={201: s.GameSerializer})
     def create(self, request):
@@ -173,28 +151,23 @@ class GameViewSet(ReadCreateViewSet):
     @hands.mapping.post
     def record_hand(self, request, pk=None):
         """Record the next hand of the game; its points come from the season's rulebook."""
-        game, source = writable_game(request, pk, read=getattr(self, "_token_door", None))
-        serializer = s.HandInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        if source == Hand.Source.CAPTAIN and data.get("number") is None:
+        game, source = writable_game(request, pk)
+        data, number = hand_input_parse(request.data, with_number=True)
+        if source == Hand.Source.CAPTAIN and number is None:
             raise DomainError(NUMBER_REQUIRED, field="number", code="number_required")
         try:
             result = services.hand_record(
                 game=game,
-                data=services.HandInput.from_data(data),
+                data=data,
                 client_key=request.headers.get("Idempotency-Key") or None,
-                expected_number=data.get("number"),
+                expected_number=number,
                 source=source,
                 user=request.user,
             )
         except ConflictError as error:
             return conflict_with_score(error, game.pk)
         return Response(
-            {
-                **s.represent(s.HandSerializer, result.hand),
-                "game": s.represent(s.GameSerializer, result.game),
-            },
+            {**s.HandSerializer(result.hand).data, "game": s.GameSerializer(result.game).data},
             status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
         )
 
@@ -226,14 +199,14 @@ class GameViewSet(ReadCreateViewSet):
     def correct_hand(self, request, pk=None, number=None):
         """Correct an earlier hand with a reason; the old row is kept, marked as replaced."""
         game, source = writable_game(request, pk)
-        serializer = s.HandCorrectionSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        reason = data.pop("reason")
+        data, _number = hand_input_parse(request.data)
+        reasons = s.CorrectionReasonSerializer(data=request.data)
+        reasons.is_valid(raise_exception=True)
+        reason = reasons.validated_data["reason"]
         result = services.hand_correct(
             game=game,
             number=int(number),
-            data=services.HandInput.from_data(data),
+            data=data,
             reason=reason,
             user=request.user,
             source=source,

@@ -9,9 +9,8 @@ can never record a hand twice.
 
 Recording the next hand, the hot path, reads no hand: the game row keeps its running state (score,
 scored hands, last hand number, next dealer) and the engine folds the new hand into it
-(``game_state_after``). It first writes on the game as the caller read it, updating the row only
-if it still holds that state; anything else is decided again under the row lock. Undo and
-correct, rare, replay the counting hands and store the running state they give.
+(``game_state_after``) under the row's lock. Undo and correct, rare, replay the counting hands
+and store the running state they give.
 
 The services by what they write:
 
@@ -24,6 +23,7 @@ The services by what they write:
 Callers import this package (``from scoring import services``); every service is named here.
 """
 
+from scoring.domain.hand_input import HandInput
 from scoring.services.game_state import (
     RESULT_CHANGES,
     enqueue_standings,
@@ -42,7 +42,6 @@ from scoring.services.games import (
 )
 from scoring.services.hand_facts import (
     FACT_FIELDS,
-    HandInput,
     HandResult,
     engine_facts_without_table,
     hand_input_of,

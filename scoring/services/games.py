@@ -10,15 +10,15 @@ from league.audit import SYSTEM, actor_of, audit_record, game_picture
 from league.errors import ConflictError, DomainError
 from league.models import Player, Season, Team
 from scoring.domain.engine import GameState, final_score_check
+from scoring.domain.hand_input import HandInput
 from scoring.models import Game, Hand, new_captain_token
 from scoring.services.game_state import (
-    _apply_state,
-    _lock_game,
-    _results_changed,
+    apply_state,
     game_rules,
+    lock_game,
     result_change_record,
+    results_changed,
 )
-from scoring.services.hand_facts import HandInput
 from scoring.services.hands import hand_correct
 
 
@@ -84,7 +84,7 @@ def game_new(
 def game_record_final_score(*, game: Game, score_a: int, score_b: int, user=None) -> Game:
     """Record a game by its final score alone, for leagues that keep no hand detail."""
     with transaction.atomic():
-        game = _lock_game(game.pk)
+        game = lock_game(game.pk)
         if game.hands.exists():
             raise ConflictError(
                 "this game already has hands; its score comes from them", code="has_hands"
@@ -95,11 +95,11 @@ def game_record_final_score(*, game: Game, score_a: int, score_b: int, user=None
         before = game_picture(game)
         game.is_final_score_only = True
         game.save(update_fields=["is_final_score_only"])
-        effects = _apply_state(
+        effects = apply_state(
             game,
             GameState(score_a, score_b, 0, is_over=True, winner=winner),
         )
-        _results_changed(game, effects)
+        results_changed(game, effects)
         audit_record(
             league=game.season.league_id,
             actor=actor_of(user),
@@ -116,7 +116,7 @@ def game_confirm(*, game: Game, user=None) -> Game:
     disputed score is an organiser's to settle (:func:`game_settle_dispute`, with a reason): a
     tap on the table's link, which either side holds, never wipes the dispute out."""
     with transaction.atomic():
-        game = _lock_game(game.pk)
+        game = lock_game(game.pk)
         if game.status != Game.Status.FINISHED:
             raise ConflictError("only a finished game's score can be confirmed", code="not_over")
         if game.confirmation == Game.Confirmation.CONFIRMED:
@@ -139,7 +139,7 @@ def game_dispute(*, game: Game, reason: str, user=None) -> Game:
     if len(reason) > 500:
         raise DomainError("keep the reason under 500 characters", field="reason")
     with transaction.atomic():
-        game = _lock_game(game.pk)
+        game = lock_game(game.pk)
         if game.status != Game.Status.FINISHED:
             raise ConflictError("only a finished game's score can be disputed", code="not_over")
         if game.confirmation == Game.Confirmation.CONFIRMED:
@@ -155,7 +155,7 @@ def game_dispute(*, game: Game, reason: str, user=None) -> Game:
 def game_reissue_captain_token(*, game: Game, user=None) -> Game:
     """Revoke a game's captain link and QR code and issue new ones (the old link stops working)."""
     with transaction.atomic():
-        game = _lock_game(game.pk)
+        game = lock_game(game.pk)
         game.captain_token = new_captain_token()
         game.save(update_fields=["captain_token", "updated_at"])
         return game
@@ -180,7 +180,7 @@ def game_settle_dispute(
     if decision not in ("confirm", "correct"):
         raise DomainError("the decision is confirm or correct", field="decision")
     with transaction.atomic():
-        game = _lock_game(game.pk)
+        game = lock_game(game.pk)
         if game.status != Game.Status.FINISHED:
             raise ConflictError("only a finished game can be settled", code="not_over")
         if game.confirmation == Game.Confirmation.CONFIRMED:
@@ -223,7 +223,7 @@ def game_void(*, game: Game, reason: str, user=None) -> Game:
     if not reason:
         raise DomainError("say why the game is called off", field="reason")
     with transaction.atomic():
-        game = _lock_game(game.pk)
+        game = lock_game(game.pk)
         if game.status == Game.Status.VOIDED:
             return game
         if game.status == Game.Status.FINISHED:

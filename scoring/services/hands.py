@@ -1,20 +1,20 @@
 """Hand entry at the table: record the next hand, undo the last one, correct an earlier one.
 
-Idempotent by the client's submission key; a race between two captains of one table ends in a
-clear conflict, never a second hand (the database's uniqueness decides).
+Every write of a hand runs in one transaction that first locks the game row
+(:func:`~scoring.services.game_state.lock_game`) and decides on what it reads there, so two
+captains of one table, or a phone that retries, are answered one after the other. Idempotent by
+the client's submission key; a race the lock cannot see (the same key sent to a game that another
+transaction is creating a hand for) ends in the database's uniqueness, never a second hand.
 """
 
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.db.models.base import ModelState
 from django.utils import timezone
 
 from league.audit import actor_of, audit_record, hand_picture
 from league.errors import ConflictError, DomainError
 from scoring.domain.engine import (
-    GameState,
-    HandScore,
     Outcome,
     game_state,
     game_state_after,
@@ -22,31 +22,26 @@ from scoring.domain.engine import (
     next_dealer,
     score_hand,
 )
+from scoring.domain.hand_input import HandInput
 from scoring.models import Game, Hand
 from scoring.selectors import game_counting_hands, game_next_dealer_seat
 from scoring.services.game_state import (
-    StaleGameError,
-    _apply_running,
-    _apply_state,
-    _create_hand,
-    _lock_game,
-    _lock_game_row,
-    _new_hand,
-    _one_write,
-    _replayed_running,
-    _results_changed,
-    _running_fields,
-    _signed_in,
-    _store_hand,
-    _stored_score,
+    apply_state,
     game_rules,
+    hand_create,
+    lock_game,
+    replay_running,
+    results_changed,
     running_state,
+    set_running,
+    signed_in,
+    stored_score,
 )
-from scoring.services.hand_facts import HandInput, HandResult, _engine_facts
+from scoring.services.hand_facts import HandResult, engine_facts, hand_matches
 
 
 def _replay(existing: Hand, game: Game, data: HandInput) -> HandResult:
-    if existing.game_id != game.pk or not data.matches(existing):
+    if existing.game_id != game.pk or not hand_matches(data, existing):
         raise ConflictError(
             "this submission key was already used for a different hand", code="key_reused"
         )
@@ -56,6 +51,12 @@ def _replay(existing: Hand, game: Game, data: HandInput) -> HandResult:
         False,
         hand_summary(Outcome(existing.outcome), existing.points_a, existing.points_b),
     )
+
+
+def _replayed(game: Game, data: HandInput, client_key: str | None) -> HandResult | None:
+    """A retry of a hand already recorded under ``client_key``, answered as it was."""
+    existing = Hand.objects.filter(client_key=client_key).first() if client_key else None
+    return None if existing is None else _replay(existing, game, data)
 
 
 def hand_record(
@@ -74,28 +75,17 @@ def hand_record(
     hand number the client believes it is entering: if another captain got there first, the
     answer is a conflict saying so, never a second hand.
 
-    The new hand is folded into the running state kept on the game row; no hand is read. First
-    on ``game`` as the caller read it (the door's read, unlocked): the hand is inserted and the
-    row updated only if it still holds the state the hand was folded into. If that read does not
-    plainly allow the hand (a conflict, a refusal, a retried key), or the row or the database
-    says otherwise, everything is decided again on the row read under lock. The key is looked up
-    only then (a key is unique, so the INSERT refuses a retry of a recorded hand). On PostgreSQL
-    the write on the read is one statement (``_store_hand``), in no transaction of its own.
+    The new hand is folded into the running state kept on the game row (read under its lock);
+    no hand is read. The key is looked up only when the hand is not plainly the next one (a key
+    is unique, so the INSERT refuses a retry of a recorded hand).
     """
     if client_key is not None and not 1 <= len(client_key) <= 100:
         raise DomainError("the submission key must be 1 to 100 characters", field="client_key")
-    planned = _plan_on_read(game, data, expected_number)
-    if planned is not None:
-        try:
-            with _one_write():
-                return _write(game, data, client_key, source, user, planned)
-        except (IntegrityError, StaleGameError):
-            pass  # the row moved since it was read, or the key or number is taken: under lock
     try:
         with transaction.atomic():
-            return _hand_record(game, data, client_key, expected_number, source, user)
+            return _hand_record(game.pk, data, client_key, expected_number, source, user)
     except IntegrityError:
-        # Lost a race with an identical retry (same client key) or another captain (same number).
+        # A retry under the same key that the lock did not order (it named no number).
         existing = Hand.objects.filter(client_key=client_key).first() if client_key else None
         if existing is not None:
             return _replay(existing, Game.objects.get(pk=game.pk), data)
@@ -107,86 +97,16 @@ def hand_record(
         ) from None
 
 
-def _takes_next(game: Game, expected_number: int | None) -> bool:
-    """Whether the game plainly takes its next hand as hand ``expected_number`` (any, if
-    ``None``): a game scored hand by hand, not over, whose next number it is."""
-    return (
+def _hand_record(game_id, data, client_key, expected_number, source, user) -> HandResult:
+    game = lock_game(game_id)
+    number = game.last_hand_number + 1
+    takes_next = (
         not game.is_final_score_only
         and game.status != Game.Status.FINISHED
-        and expected_number in (None, game.last_hand_number + 1)
+        and expected_number in (None, number)
     )
-
-
-def _plan_on_read(game: Game, data: HandInput, expected_number: int | None):
-    """``(number, dealer seat, score, state)`` of the next hand on the game as read, or ``None``
-    when that read does not plainly allow it (decided again under lock)."""
-    if not _takes_next(game, expected_number):
-        return None
-    try:
-        return (game.last_hand_number + 1, *_scored_next(game, data))
-    except DomainError:
-        return None
-
-
-def _scored_next(game: Game, data: HandInput) -> tuple[int, HandScore, GameState]:
-    """The next hand's dealer seat, its score under the game's rules and the game's state after
-    it; :class:`DomainError` if the rules refuse the hand."""
-    rules = game_rules(game)
-    dealer_seat = game_next_dealer_seat(game=game)
-    score = score_hand(rules, _engine_facts(game, data, dealer_seat))
-    return dealer_seat, score, game_state_after(rules, running_state(game), score)
-
-
-def _write(game, data, client_key, source, user, planned) -> HandResult:
-    """Fold the planned hand into the game's row and insert it (:func:`_store_hand`), only if
-    the row still holds what ``game`` was read with (else :class:`StaleGameError`: nothing is
-    written). Under the row's lock that is a given; on the door's unlocked read it is the
-    check."""
-    number, dealer_seat, score, state = planned
-    game = _copied(game)  # the caller's object is left as it was read
-    read = _running_fields(game)
-    _apply_running(game, number, next_dealer(dealer_seat, score))
-    effects = _apply_state(game, state, has_hands=True, save=False)
-    hand = _new_hand(
-        game,
-        number,
-        data,
-        score,
-        dealer_seat=dealer_seat,
-        source=source,
-        entered_by=_signed_in(user),
-        client_key=client_key or None,
-    )
-    _store_hand(game, hand, read)
-    _results_changed(game, effects, logged=True)
-    return HandResult(hand, game, True, score.summary, effects)
-
-
-def _copied(game: Game) -> Game:
-    """``copy.copy(game)`` as Django's pickling hooks make it (``Model.__getstate__``): the
-    attributes copied, a new ``_state`` with a fields cache of its own; made directly, without
-    the generic copy protocol and the app-registry lookup of ``model_unpickle``. (A game has no
-    binary field, the one kind ``__getstate__`` treats apart.)"""
-    clone = Game.__new__(Game)
-    clone.__dict__.update(game.__dict__)
-    state = ModelState.__new__(ModelState)
-    state.__dict__.update(game._state.__dict__)
-    state.fields_cache = game._state.fields_cache.copy()
-    clone._state = state
-    return clone
-
-
-def _hand_record(game, data, client_key, expected_number, source, user) -> HandResult:
-    game = _lock_game_row(game)
-
-    def replayed() -> HandResult | None:
-        """A retry of a hand already recorded under this key, answered as it was."""
-        existing = Hand.objects.filter(client_key=client_key).first() if client_key else None
-        return None if existing is None else _replay(existing, game, data)
-
-    number = game.last_hand_number + 1
-    if not _takes_next(game, expected_number):
-        answer = replayed()
+    if not takes_next:
+        answer = _replayed(game, data, client_key)
         if answer is not None:
             return answer
     if game.is_final_score_only:
@@ -205,16 +125,32 @@ def _hand_record(game, data, client_key, expected_number, source, user) -> HandR
             f"the game is over ({game.score_a}–{game.score_b}); no more hands can be entered",
             code="game_over",
         )
+    rules = game_rules(game)
+    dealer_seat = game_next_dealer_seat(game=game)
     try:
-        dealer_seat, score, state = _scored_next(game, data)
+        score = score_hand(rules, engine_facts(game, data, dealer_seat))
+        state = game_state_after(rules, running_state(game), score)
     except DomainError:
         # A retry without a number is scored as the next hand (another dealer): answer it as
         # the hand it repeats, if it does.
-        answer = replayed()
+        answer = _replayed(game, data, client_key)
         if answer is not None:
             return answer
         raise
-    return _write(game, data, client_key, source, user, (number, dealer_seat, score, state))
+    set_running(game, number, next_dealer(dealer_seat, score))
+    effects = apply_state(game, state, has_hands=True)
+    hand = hand_create(
+        game,
+        number,
+        data,
+        score,
+        dealer_seat=dealer_seat,
+        source=source,
+        entered_by=signed_in(user),
+        client_key=client_key or None,
+    )
+    results_changed(game, effects)
+    return HandResult(hand, game, True, score.summary, effects)
 
 
 def _check_captain_may_change(game: Game, source: str) -> None:
@@ -231,7 +167,7 @@ def hand_undo(
     """Undo the last counting hand. ``number`` must be that hand's number, so a double tap or a
     retried request never undoes two hands."""
     with transaction.atomic():
-        game = _lock_game(game.pk)
+        game = lock_game(game.pk)
         _check_captain_may_change(game, source)
         hands = game_counting_hands(game=game)
         if not hands:
@@ -247,16 +183,16 @@ def hand_undo(
             raise ConflictError("this game was recorded by its final score alone")
         before = hand_picture(last)
         last.status = Hand.Status.VOIDED
-        last.changed_by = _signed_in(user)
+        last.changed_by = signed_in(user)
         last.changed_at = timezone.now()
         last.change_reason = reason.strip() or "undone"
         last.save(update_fields=["status", "changed_by", "changed_at", "change_reason"])
         rules = game_rules(game)
-        _replayed_running(game, hands[:-1])
-        effects = _apply_state(
-            game, game_state(rules, map(_stored_score, hands[:-1])), has_hands=True
+        replay_running(game, hands[:-1])
+        effects = apply_state(
+            game, game_state(rules, map(stored_score, hands[:-1])), has_hands=True
         )
-        _results_changed(game, effects)
+        results_changed(game, effects)
         audit_record(
             league=game.season.league_id,
             actor=actor_of(user),
@@ -278,17 +214,17 @@ def hand_correct(
     if not reason or not reason.strip():
         raise DomainError("say why the hand is corrected", field="reason")
     with transaction.atomic():
-        game = _lock_game(game.pk)
+        game = lock_game(game.pk)
         _check_captain_may_change(game, source)
         hands = game_counting_hands(game=game)
         old = next((hand for hand in hands if hand.number == number), None)
         if old is None:
             raise DomainError(f"there is no hand {number} in this game", field="number")
-        if data.matches(old):
+        if hand_matches(data, old):
             raise DomainError("the correction is the same as the hand recorded", field="number")
         rules = game_rules(game)
-        score = score_hand(rules, _engine_facts(game, data, old.dealer_seat))
-        scores = [score if hand.number == number else _stored_score(hand) for hand in hands]
+        score = score_hand(rules, engine_facts(game, data, old.dealer_seat))
+        scores = [score if hand.number == number else stored_score(hand) for hand in hands]
         try:
             state = game_state(rules, scores)
         except DomainError:
@@ -300,11 +236,11 @@ def hand_correct(
             ) from None
         before = hand_picture(old)
         old.status = Hand.Status.SUPERSEDED
-        old.changed_by = _signed_in(user)
+        old.changed_by = signed_in(user)
         old.changed_at = timezone.now()
         old.change_reason = reason.strip()
         old.save(update_fields=["status", "changed_by", "changed_at", "change_reason"])
-        new = _create_hand(
+        new = hand_create(
             game,
             number,
             data,
@@ -315,9 +251,9 @@ def hand_correct(
         )
         old.replaced_by = new
         old.save(update_fields=["replaced_by"])
-        _replayed_running(game, [new if hand.number == number else hand for hand in hands])
-        effects = _apply_state(game, state, has_hands=True)
-        _results_changed(game, effects)
+        replay_running(game, [new if hand.number == number else hand for hand in hands])
+        effects = apply_state(game, state, has_hands=True)
+        results_changed(game, effects)
         audit_record(
             league=game.season.league_id,
             actor=actor_of(user),

@@ -18,16 +18,16 @@ from scoring import jobs
 from scoring.domain.engine import GameState, HandScore, Side, game_state, score_hand
 from scoring.models import Game, Hand
 from scoring.services.game_state import (
-    _apply_state,
-    _lock_game,
-    _replayed_running,
-    _results_changed,
-    _signed_in,
-    _stored_score,
+    apply_state,
     game_rules,
+    lock_game,
+    replay_running,
+    results_changed,
     rulebook_rules,
+    signed_in,
+    stored_score,
 )
-from scoring.services.hand_facts import _engine_facts, hand_input_of
+from scoring.services.hand_facts import engine_facts, hand_input_of
 
 logger = logging.getLogger(__name__)
 
@@ -51,13 +51,13 @@ def season_rederive_points(*, season_id: int) -> int:
     refreshed = 0
     for game_id in sorted(set(stale_games)):
         with transaction.atomic():
-            game = _lock_game(game_id)
+            game = lock_game(game_id)
             rules = game_rules(game, season.rulebook)
             hands = list(game.hands.order_by("number", "created_at"))
             for hand in hands:
                 if hand.rulebook_id == season.rulebook_id:
                     continue
-                facts = _engine_facts(game, hand_input_of(hand), hand.dealer_seat)
+                facts = engine_facts(game, hand_input_of(hand), hand.dealer_seat)
                 try:
                     score = score_hand(rules, facts)
                 except DomainError as error:
@@ -65,7 +65,7 @@ def season_rederive_points(*, season_id: int) -> int:
                     # entered while the rules changed was legal when it was played: either way it
                     # keeps the points it was given, and the re-derivation moves on.
                     logger.warning("hand %s kept its points under new rules: %s", hand.pk, error)
-                    score = _stored_score(hand)
+                    score = stored_score(hand)
                 hand.outcome, hand.points_a, hand.points_b = (
                     score.outcome.value,
                     score.points_a,
@@ -75,13 +75,13 @@ def season_rederive_points(*, season_id: int) -> int:
                 hand.save(update_fields=["outcome", "points_a", "points_b", "rulebook"])
                 refreshed += 1
             active = [hand for hand in hands if hand.status == Hand.Status.ACTIVE]
-            counting = [_stored_score(hand) for hand in active]
-            _replayed_running(game, active)
+            counting = [stored_score(hand) for hand in active]
+            replay_running(game, active)
             state = _lenient_state(
                 rules, counting, was_finished=game.status == Game.Status.FINISHED
             )
-            effects = _apply_state(game, state)
-            _results_changed(game, effects)
+            effects = apply_state(game, state)
+            results_changed(game, effects)
     return refreshed
 
 
@@ -119,7 +119,7 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
         hands = Hand.objects.filter(game__season=season, status=Hand.Status.ACTIVE)
         for hand in hands.select_related("game").iterator(chunk_size=2000):
             try:
-                score_hand(rules, _engine_facts(hand.game, hand_input_of(hand), hand.dealer_seat))
+                score_hand(rules, engine_facts(hand.game, hand_input_of(hand), hand.dealer_seat))
             except DomainError as error:
                 raise DomainError(
                     f"hand {hand.number} of game {hand.game_id} is not allowed under the new "
@@ -139,7 +139,7 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
             options=rules.to_options(),
             version=latest_version + 1,
             previous=current,
-            created_by=_signed_in(user),
+            created_by=signed_in(user),
         )
         Season.objects.filter(pk=season.pk).update(
             rulebook=new, results_version=F("results_version") + 1

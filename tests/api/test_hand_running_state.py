@@ -5,7 +5,6 @@ backfill migration computes it for games recorded before it existed; and one han
 fixed number of queries, however many hands the game has."""
 
 import importlib
-import itertools
 
 import pytest
 from django.apps import apps
@@ -16,12 +15,10 @@ from hypothesis import strategies as st
 
 from league.errors import DomainError
 from scoring import services
-from scoring.access import _token_door_sql
 from scoring.api import serializers as s
 from scoring.domain.engine import game_state, next_dealer
 from scoring.models import Game, Hand
-from scoring.services.game_state import RUNNING_FIELDS, _hand_write_sql, _stored_score
-from tests.conftest import require
+from scoring.services.game_state import stored_score
 from tests.factories import GameFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +49,7 @@ def replayed(game: Game) -> dict:
     """The running state from the game's counting hands, by replaying them all."""
     hands = list(game.hands.filter(status=Hand.Status.ACTIVE).order_by("number"))
     assert [hand.number for hand in hands] == list(range(1, len(hands) + 1))
-    state = game_state(services.game_rules(game), map(_stored_score, hands))
+    state = game_state(services.game_rules(game), map(stored_score, hands))
     last = hands[-1] if hands else None
     return {
         "score": (state.score_a, state.score_b),
@@ -62,7 +59,7 @@ def replayed(game: Game) -> dict:
         "last_hand_number": len(hands),
         "next_dealer_seat": None
         if last is None
-        else next_dealer(last.dealer_seat, _stored_score(last)),
+        else next_dealer(last.dealer_seat, stored_score(last)),
     }
 
 
@@ -165,11 +162,10 @@ def test_backfill_migration_computes_the_running_state(make_game):
 
 
 def test_one_hand_post_runs_a_fixed_number_of_queries(organiser_api, make_game):
-    """The token, read with the game, its season, rulebook and whether the token's user is an
-    organiser of its league (one statement); then the write: the game row updated if it still
-    holds what was read, the hand inserted, the season's results marked (one statement on
-    PostgreSQL, three in a transaction elsewhere). The same with 3 hands or 60: nothing reads
-    the game's hands."""
+    """The token and its user (one statement); the game with its season, rulebook and whether the
+    token's user is an organiser of its league (one); then, in one transaction, the game row
+    locked and read, updated, the hand inserted and the season's results marked (four). The same
+    with 3 hands or 60: nothing reads the game's hands."""
     game = make_game("standard", hands_per_game=100)
 
     def post(number):
@@ -188,28 +184,8 @@ def test_one_hand_post_runs_a_fixed_number_of_queries(organiser_api, make_game):
         if number in (3, 60):
             counts.append(len(queries.captured_queries))
     # The statements, plus the savepoint and its release (the test's transaction around them).
-    statements = 2 if connection.vendor == "postgresql" else 4
-    assert counts == [statements + 2] * 2, queries.captured_queries
+    assert counts == [6 + 2] * 2, queries.captured_queries
     assert [query["sql"] for query in queries.captured_queries].count(None) == 0
-
-
-@pytest.mark.services  # the pass on PostgreSQL
-def test_the_hand_posts_statements_are_ones_psycopg_converts_once():
-    """psycopg turns a statement's ``%s`` into ``$n`` once and remembers it, but only for a
-    statement of at most ``MAX_CACHED_STATEMENT_PARAMS`` parameters (50) and
-    ``MAX_CACHED_STATEMENT_LENGTH`` characters; beyond either, it parses the statement again at
-    every call. With six columns more, the hand's write had 53 parameters, and a hand POST cost
-    a third more instructions (``benchmarks/bench_hand_instructions.py``: 4.01 M against 2.97 M).
-    A field more on ``Hand``, ``Game`` or ``ResultChange`` must not take the write, in any of
-    its shapes, or the door's read over either."""
-    from psycopg import _queries
-
-    require(connection.vendor == "postgresql", "the hand's write is one statement on PostgreSQL")
-    shapes = itertools.product((False, True), repeat=len(RUNNING_FIELDS))
-    statements = [_token_door_sql(True)] + [_hand_write_sql(nulls)[0] for nulls in shapes]
-    for sql in statements:
-        assert sql.count("%s") <= _queries.MAX_CACHED_STATEMENT_PARAMS, sql
-        assert len(sql) <= _queries.MAX_CACHED_STATEMENT_LENGTH, sql
 
 
 def test_a_hand_answer_is_what_the_serializers_give(organiser_api, make_game):

@@ -1,34 +1,16 @@
-"""``config.messages.MessageMiddleware``: a request that adds or reads no message makes no
-message storage and sets no cookie; one that adds a message keeps it for the next page, which
-shows it once, as with Django's middleware."""
+"""Messages (Django's middleware): one that is added is kept for the next page, which shows it
+once."""
 
-import pytest
 from django.contrib import messages
-from django.core.exceptions import ImproperlyConfigured
+from django.contrib.messages.middleware import MessageMiddleware
 from django.http import HttpResponse
 from django.test import RequestFactory
-from django.utils.functional import empty
-
-from config.messages import MessageMiddleware
 
 
 def _through_the_middleware(view, request):
     from django.contrib.sessions.middleware import SessionMiddleware
 
     return SessionMiddleware(MessageMiddleware(view))(request)
-
-
-def test_a_request_that_touches_no_message_makes_no_storage():
-    request = RequestFactory().get("/")
-    response = _through_the_middleware(lambda request: HttpResponse("ok"), request)
-    assert request._messages._wrapped is empty
-    assert "messages" not in response.cookies
-
-
-def test_before_the_session_middleware_it_is_refused_as_djangos_is():
-    request = RequestFactory().get("/")
-    with pytest.raises(ImproperlyConfigured, match="session middleware"):
-        MessageMiddleware(lambda request: HttpResponse("ok"))(request)
 
 
 def test_an_added_message_is_stored_and_shown_once_on_the_next_page(client, db):
