@@ -6,16 +6,18 @@
 - ``scoring.compute_season_race``: work out a season's playoff race from its new snapshot
   (idempotent, coalesced; see scoring.race).
 - ``scoring.sweep_stale_seasons`` (beat): find seasons a lost message left stale and fix them, so a
-  worker or broker that was down loses nothing.
+  worker or broker that was down loses nothing. It costs what is left to do, not the history:
+  hands are looked for only among those still derived under a superseded rulebook version (an
+  index probe on the hand's rulebook), and standings among seasons with changes pending.
 
 The tasks import the services; the services never import the tasks: they send these jobs by name
 through ``scoring.jobs``, so a task's ``name=`` here and its constant there must agree.
 """
 
 from celery import shared_task
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 
-from league.models import Season
+from league.models import Rulebook
 from scoring import race, services, standings
 from scoring.models import Hand
 
@@ -30,12 +32,27 @@ def rederive_season_points(season_id: int) -> int:
     return services.season_rederive_points(season_id=season_id)
 
 
+def seasons_with_stale_points() -> list[int]:
+    """Seasons with a hand whose points were derived under another rulebook than the season's.
+
+    A season's rulebook changes only to a new version whose ``previous`` is the old one
+    (``scoring.services.season_change_rules``), so such a hand is derived under a *superseded*
+    version (one that has a next version). The hands are found through the index on the hand's
+    rulebook, from the few superseded versions: the cost is the hands not yet re-derived (and any
+    hands of a season still on a version another season moved on from), not every hand stored."""
+    superseded = Rulebook.objects.filter(Exists(Rulebook.objects.filter(previous=OuterRef("pk"))))
+    return sorted(
+        Hand.objects.filter(rulebook__in=superseded)
+        .exclude(rulebook=F("game__season__rulebook"))
+        .order_by()
+        .values_list("game__season_id", flat=True)
+        .distinct()
+    )
+
+
 @shared_task(name="scoring.sweep_stale_seasons")
 def sweep_stale_seasons() -> dict[str, list[int]]:
-    stale_hands = Hand.objects.filter(game__season=OuterRef("pk")).exclude(
-        rulebook=OuterRef("rulebook")
-    )
-    rederive = list(Season.objects.filter(Exists(stale_hands)).values_list("pk", flat=True))
+    rederive = seasons_with_stale_points()
     for season_id in rederive:
         rederive_season_points.delay(season_id)
     recompute = [pk for pk in standings.stale_season_ids() if pk not in rederive]
