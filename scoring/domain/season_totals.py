@@ -39,21 +39,21 @@ from typing import Any, NamedTuple
 
 from scoring.domain.standings import SeasonRules, Side, Standings
 from scoring.domain.standings.compute import rank_records
-from scoring.domain.standings.records import _Record
+from scoring.domain.standings.records import EntrantRecord
 from scoring.domain.stats import (
-    _EUCHRES_INFLICTED,
-    _GAME_FIELDS,
-    _HAND_COUNTS,
-    _LONERS_MADE,
-    _MARCHES,
+    EUCHRES_INFLICTED_INDEX,
+    GAME_FIELD_COUNT,
+    HAND_COUNT_FIELDS,
     HAND_COUNT_NAMES,
+    LONERS_MADE_INDEX,
+    MARCHES_INDEX,
     PlayerStats,
     TeamStats,
-    _common,
-    _pair_records,
+    pair_records,
+    stats_fields,
 )
 
-_LINE = _GAME_FIELDS + _HAND_COUNTS  # a stats line: game fields, then hand counts
+LINE_LENGTH = GAME_FIELD_COUNT + HAND_COUNT_FIELDS  # a stats line: game fields, then hand counts
 _RECORD_NAMES = (
     "games",
     "wins",
@@ -147,7 +147,7 @@ class SeasonTotals:
         ):
             line = players.get(who)
             if line is None:
-                line = players[who] = [0] * _LINE
+                line = players[who] = [0] * LINE_LENGTH
                 partners[who] = {}
                 opponents[who] = {}
             line[0] += sign  # games
@@ -174,8 +174,8 @@ class SeasonTotals:
             changed.add(who)
         for caller, counts in share.alone:
             line = players[caller]
-            for offset in range(1, _HAND_COUNTS):
-                line[_GAME_FIELDS + offset] += sign * counts[offset]
+            for offset in range(1, HAND_COUNT_FIELDS):
+                line[GAME_FIELD_COUNT + offset] += sign * counts[offset]
         if share.teams is not None:
             team_a, team_b = share.teams
             for team, other, index, points_for, points_against, counts in (
@@ -185,8 +185,8 @@ class SeasonTotals:
                 line = self._line(self.teams, team, None, self.team_opponents)
                 self._game(line, index, points_for, points_against, sign)
                 if counts is not None:
-                    for offset in range(_HAND_COUNTS):
-                        line[_GAME_FIELDS + offset] += sign * counts[offset]
+                    for offset in range(HAND_COUNT_FIELDS):
+                        line[GAME_FIELD_COUNT + offset] += sign * counts[offset]
                 _bump(self.team_opponents, team, other, index, sign)
                 self.changed_teams.add(team)
         sides = share.sides()
@@ -204,9 +204,9 @@ class SeasonTotals:
                 record[4] += sign * points_for
                 record[5] += sign * points_against
                 if counts is not None:
-                    record[6] += sign * counts[_MARCHES]
-                    record[7] += sign * counts[_LONERS_MADE]
-                    record[8] += sign * counts[_EUCHRES_INFLICTED]
+                    record[6] += sign * counts[MARCHES_INDEX]
+                    record[7] += sign * counts[LONERS_MADE_INDEX]
+                    record[8] += sign * counts[EUCHRES_INFLICTED_INDEX]
                 if not record[0]:
                     del records[entrant]
                 self.changed_entrants.add(entrant)
@@ -236,7 +236,7 @@ class SeasonTotals:
     def _line(table, who, partners, opponents) -> list:
         line = table.get(who)
         if line is None:
-            line = table[who] = [0] * _LINE
+            line = table[who] = [0] * LINE_LENGTH
             if partners is not None:
                 partners.setdefault(who, {})
             opponents.setdefault(who, {})
@@ -287,9 +287,9 @@ class SeasonTotals:
             return None
         return PlayerStats(
             player_id=who,
-            **_common(line, line[_GAME_FIELDS:]),
-            partners=_pair_records(self.partners[who]),
-            opponents=_pair_records(self.opponents[who]),
+            **stats_fields(line, line[GAME_FIELD_COUNT:]),
+            partners=pair_records(self.partners[who]),
+            opponents=pair_records(self.opponents[who]),
         ).to_dict()
 
     def team_line(self, who: int) -> dict[str, Any] | None:
@@ -299,8 +299,8 @@ class SeasonTotals:
             return None
         return TeamStats(
             team_id=who,
-            **_common(line, line[_GAME_FIELDS:]),
-            opponents=_pair_records(self.team_opponents[who]),
+            **stats_fields(line, line[GAME_FIELD_COUNT:]),
+            opponents=pair_records(self.team_opponents[who]),
         ).to_dict()
 
     def nights_part(self) -> list[dict[str, Any]]:
@@ -357,7 +357,7 @@ class SeasonTotals:
         records = {}
         for entrant in {*entrants, *self.records}:
             record = self.records.get(entrant, [0] * _RECORD)
-            records[entrant] = _Record(
+            records[entrant] = EntrantRecord(
                 **dict(zip(_RECORD_NAMES, record, strict=True)),
                 games_in_season=record[0],
                 nights_counted=tuple(nights_of.get(entrant, ())),

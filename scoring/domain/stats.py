@@ -191,10 +191,10 @@ class PairRecord(NamedTuple):
 _GAMES, _WINS, _LOSSES, _DRAWS, _FORFEIT_WINS, _FORFEIT_LOSSES, _POINTS_FOR, _POINTS_AGAINST = (
     range(8)
 )
-_GAME_FIELDS = 8
+GAME_FIELD_COUNT = 8
 
 
-def _pair_records(pairs: Mapping[int, list[int]]) -> tuple[PairRecord, ...]:
+def pair_records(pairs: Mapping[int, list[int]]) -> tuple[PairRecord, ...]:
     make = tuple.__new__  # a named tuple's own constructor, without the keyword handling
     return tuple(
         [
@@ -223,7 +223,7 @@ def _plain(value: float) -> int | float:
     return value
 
 
-def _common(line: list, hand_counts: list[int]) -> dict[str, Any]:
+def stats_fields(line: list, hand_counts: list[int]) -> dict[str, Any]:
     """The fields player and team stats share, from a game line and the hand counts."""
     games, points_for = line[_GAMES], line[_POINTS_FOR]
     return {
@@ -237,7 +237,7 @@ def _common(line: list, hand_counts: list[int]) -> dict[str, Any]:
         "points_for": _plain(points_for),
         "points_against": _plain(line[_POINTS_AGAINST]),
         "points_per_game": points_for / games if games else 0.0,
-        **dict(zip(HAND_COUNT_NAMES[1:], hand_counts[1:_HAND_COUNTS], strict=True)),
+        **dict(zip(HAND_COUNT_NAMES[1:], hand_counts[1:HAND_COUNT_FIELDS], strict=True)),
     }
 
 
@@ -329,7 +329,7 @@ def _game_lines(
     def line_of(who: int) -> list:
         line = lines.get(who)
         if line is None:
-            line = lines[who] = [0] * _GAME_FIELDS
+            line = lines[who] = [0] * GAME_FIELD_COUNT
             partners[who] = {}
             opponents[who] = {}
         return line
@@ -386,17 +386,17 @@ def player_stats(
     """
     lines, partners, opponents = _game_lines(games, players=True)
     counts = _as_totals(hands).player_counts()
-    empty_hands = [0] * _HAND_COUNTS
+    empty_hands = [0] * HAND_COUNT_FIELDS
     for player in counts:
         if player not in lines:
-            lines[player] = [0] * _GAME_FIELDS
+            lines[player] = [0] * GAME_FIELD_COUNT
             partners[player] = opponents[player] = {}
     return tuple(
         PlayerStats(
             player_id=player,
-            **_common(line, counts.get(player, empty_hands)),
-            partners=_pair_records(partners[player]),
-            opponents=_pair_records(opponents[player]),
+            **stats_fields(line, counts.get(player, empty_hands)),
+            partners=pair_records(partners[player]),
+            opponents=pair_records(opponents[player]),
         )
         for player, line in sorted(lines.items())
     )
@@ -428,16 +428,16 @@ def team_stats(
         for team, side in zip(teams, sides, strict=True):
             line = counts.get(team)
             if line is None:
-                counts[team] = side[:_HAND_COUNTS]
+                counts[team] = side[:HAND_COUNT_FIELDS]
             else:
-                for index in range(_HAND_COUNTS):
+                for index in range(HAND_COUNT_FIELDS):
                     line[index] += side[index]
-    empty_hands = [0] * _HAND_COUNTS
+    empty_hands = [0] * HAND_COUNT_FIELDS
     return tuple(
         TeamStats(
             team_id=team,
-            **_common(line, counts.get(team, empty_hands)),
-            opponents=_pair_records(opponents[team]),
+            **stats_fields(line, counts.get(team, empty_hands)),
+            opponents=pair_records(opponents[team]),
         )
         for team, line in sorted(lines.items())
     )
@@ -460,9 +460,9 @@ def side_tallies(
         if row is None:
             row = sums[game_id] = [0, 0, 0, 0, 0, 0]
         for offset, side in ((0, side_a), (3, side_b)):
-            row[offset] += side[_MARCHES]
-            row[offset + 1] += side[_LONERS_MADE]
-            row[offset + 2] += side[_EUCHRES_INFLICTED]
+            row[offset] += side[MARCHES_INDEX]
+            row[offset + 1] += side[LONERS_MADE_INDEX]
+            row[offset + 2] += side[EUCHRES_INFLICTED_INDEX]
     return {game_id: (SideTally(*row[:3]), SideTally(*row[3:])) for game_id, row in sums.items()}
 
 
@@ -507,21 +507,21 @@ HAND_COUNT_NAMES = (
     _HANDS,
     _CALLS,
     _CALLS_MADE,
-    _MARCHES,
+    MARCHES_INDEX,
     _LONERS_TRIED,
-    _LONERS_MADE,
+    LONERS_MADE_INDEX,
     _LONERS_MARCHED,
     _EUCHRES_SUFFERED,
-    _EUCHRES_INFLICTED,
+    EUCHRES_INFLICTED_INDEX,
     _RENEGES,
 ) = range(len(HAND_COUNT_NAMES))
-_HAND_COUNTS = len(HAND_COUNT_NAMES)
+HAND_COUNT_FIELDS = len(HAND_COUNT_NAMES)
 # After a side's counts as a whole: the same events counted only when both partners were in play
 # (they go to both players of the side), and the hands whose outcome is known.
 _BOTH_MARCHES, _BOTH_SUFFERED, _BOTH_INFLICTED, _BOTH_RENEGES, _OUTCOMES = range(
-    _HAND_COUNTS, _HAND_COUNTS + 5
+    HAND_COUNT_FIELDS, HAND_COUNT_FIELDS + 5
 )
-_SIDE_FIELDS = _HAND_COUNTS + 5
+_SIDE_FIELDS = HAND_COUNT_FIELDS + 5
 SIDE_COUNT_NAMES = (
     *HAND_COUNT_NAMES,
     "both_marches",
@@ -693,30 +693,30 @@ class HandTotals:
             own[_CALLS_MADE] += made_good
             if caller_alone:
                 own[_LONERS_TRIED] += 1
-                own[_LONERS_MADE] += made
+                own[LONERS_MADE_INDEX] += made
                 own[_LONERS_MARCHED] += march
             if caller is not None:
                 counts = alone.get(caller)
                 if counts is None:
-                    counts = alone[caller] = [0] * _HAND_COUNTS
+                    counts = alone[caller] = [0] * HAND_COUNT_FIELDS
                 counts[_CALLS] += 1
                 counts[_CALLS_MADE] += made_good
                 if caller_alone:
                     counts[_LONERS_TRIED] += 1
-                    counts[_LONERS_MADE] += made
+                    counts[LONERS_MADE_INDEX] += made
                     counts[_LONERS_MARCHED] += march
             if not (march or euchre or renege is not None):
                 continue
             own_reneged = renege == makers
             their_reneged = renege is not None and not own_reneged
-            own[_MARCHES] += march
+            own[MARCHES_INDEX] += march
             own[_EUCHRES_SUFFERED] += euchre
-            their[_EUCHRES_INFLICTED] += euchre
+            their[EUCHRES_INFLICTED_INDEX] += euchre
             own[_RENEGES] += own_reneged
             their[_RENEGES] += their_reneged
             if caller_alone and caller is not None:  # the partner sat out
                 counts = alone[caller]
-                counts[_MARCHES] += march
+                counts[MARCHES_INDEX] += march
                 counts[_EUCHRES_SUFFERED] += euchre
                 counts[_RENEGES] += own_reneged
             else:
@@ -726,8 +726,8 @@ class HandTotals:
             if defender_alone and lone_defender is not None:  # the partner sat out
                 counts = alone.get(lone_defender)
                 if counts is None:
-                    counts = alone[lone_defender] = [0] * _HAND_COUNTS
-                counts[_EUCHRES_INFLICTED] += euchre
+                    counts = alone[lone_defender] = [0] * HAND_COUNT_FIELDS
+                counts[EUCHRES_INFLICTED_INDEX] += euchre
                 counts[_RENEGES] += their_reneged
             else:
                 their[_BOTH_INFLICTED] += euchre
@@ -742,17 +742,17 @@ class HandTotals:
                 side = pair[seat % 2]
                 line = counts.get(player)
                 if line is None:
-                    line = counts[player] = [0] * _HAND_COUNTS
+                    line = counts[player] = [0] * HAND_COUNT_FIELDS
                 line[_HANDS] += side[_HANDS]
-                line[_MARCHES] += side[_BOTH_MARCHES]
+                line[MARCHES_INDEX] += side[_BOTH_MARCHES]
                 line[_EUCHRES_SUFFERED] += side[_BOTH_SUFFERED]
-                line[_EUCHRES_INFLICTED] += side[_BOTH_INFLICTED]
+                line[EUCHRES_INFLICTED_INDEX] += side[_BOTH_INFLICTED]
                 line[_RENEGES] += side[_BOTH_RENEGES]
         for player, own in self.alone.items():
             line = counts.get(player)
             if line is None:
-                line = counts[player] = [0] * _HAND_COUNTS
-            for index in range(1, _HAND_COUNTS):
+                line = counts[player] = [0] * HAND_COUNT_FIELDS
+            for index in range(1, HAND_COUNT_FIELDS):
                 line[index] += own[index]
         return counts
 

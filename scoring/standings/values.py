@@ -269,7 +269,7 @@ class _OpponentLines:
         return self.read[entrant]
 
 
-class _OpponentRecords:
+class OpponentRecords:
     """Stored stats lines' head-to-head records (``other_id: (wins, losses, draws)``) kept in
     the process between recomputes, by the line's digest: a hash of its data, so one digest
     always names the same records. After one game of a large individual season a few hundred
@@ -311,7 +311,7 @@ def _unpacked(packed: array) -> dict[int, tuple[int, int, int]]:
     return dict(zip(packed[0::4], records, strict=True))
 
 
-_OPPONENTS = _OpponentRecords(capacity=1_000_000)
+_OPPONENTS = OpponentRecords(capacity=1_000_000)
 """Some 32 MB at most: the opponents of every tied player of a few 1M-hand seasons."""
 
 

@@ -520,12 +520,12 @@ def test_changed_games_are_folded_into_the_stored_totals_without_a_recount(leagu
 def test_kept_opponent_records_are_the_lines_and_stay_within_their_bound():
     """The head-to-head records kept between recomputes, by line digest: the same records as
     the line's, the least recently used dropped first, never more than the bound."""
-    from scoring.standings.values import _OpponentRecords
+    from scoring.standings.values import OpponentRecords
 
     def line(other: int) -> list[dict]:
         return [{"other_id": other, "wins": 2, "losses": 1, "draws": 0, "games": 3}]
 
-    kept = _OpponentRecords(capacity=2)
+    kept = OpponentRecords(capacity=2)
     assert kept.put("a", line(7)) == {7: (2, 1, 0)}
     assert kept.get("a") == {7: (2, 1, 0)} and kept.get("b") is None
     kept.put("b", line(8))

@@ -491,7 +491,9 @@ def reference_entries(games, byes, rules):
 
 
 def reference_fold(entries, rules):
-    record = standings_records._Record(games_in_season=sum(1 for e in entries if e.counts_as_game))
+    record = standings_records.EntrantRecord(
+        games_in_season=sum(1 for e in entries if e.counts_as_game)
+    )
     counted, record.nights_counted, record.nights_dropped = standings_records._counted(
         entries, rules
     )
@@ -559,8 +561,8 @@ RULES = [
 def test_standings_equal_the_plain_fold(monkeypatch, seed, rules, teams):
     games, _hands, byes = random_season(seed, teams=teams)
     fast = compute_standings(games, rules, byes=byes).to_dict()
-    monkeypatch.setattr(standings_compute, "_entries", reference_entries)
-    monkeypatch.setattr(standings_compute, "_fold", reference_fold)
+    monkeypatch.setattr(standings_compute, "entrant_entries", reference_entries)
+    monkeypatch.setattr(standings_compute, "record_of_entries", reference_fold)
     monkeypatch.setattr(standings_tiebreaks, "_buchholz", reference_buchholz)
     plain = compute_standings(games, rules, byes=byes).to_dict()
     assert fast == plain

@@ -9,10 +9,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from scoring.domain.standings.games import Bye, GameRecord
-from scoring.domain.standings.records import _entries, _fold, _Record
+from scoring.domain.standings.records import EntrantRecord, entrant_entries, record_of_entries
 from scoring.domain.standings.rows import StandingRow, Standings
 from scoring.domain.standings.rules import SeasonRules
-from scoring.domain.standings.tiebreaks import _Ranker
+from scoring.domain.standings.tiebreaks import Ranker
 
 
 def compute_standings(
@@ -29,15 +29,17 @@ def compute_standings(
     ``names`` maps entrant ids to the names reasons use. The result does not depend on the order
     of ``games``, ``byes`` or ``entrants``.
     """
-    entries = _entries(games, byes, rules)
+    entries = entrant_entries(games, byes, rules)
     for entrant in entrants:
         entries.setdefault(entrant, [])
-    records = {entrant: _fold(entry_list, rules) for entrant, entry_list in entries.items()}
-    return _rank(_Ranker(records, rules, names or {}), rules)
+    records = {
+        entrant: record_of_entries(entry_list, rules) for entrant, entry_list in entries.items()
+    }
+    return _rank(Ranker(records, rules, names or {}), rules)
 
 
 def rank_records(
-    records: dict[int, _Record],
+    records: dict[int, EntrantRecord],
     rules: SeasonRules,
     *,
     names: Mapping[int, str],
@@ -47,11 +49,11 @@ def rank_records(
     """Rank entrants whose records are already folded (by running totals, which keep each
     entrant's Buchholz and results against each opponent rather than its meetings), exactly as
     :func:`compute_standings` ranks the games they were folded from."""
-    ranker = _Ranker(records, rules, names, buchholz=buchholz, results_against=results_against)
+    ranker = Ranker(records, rules, names, buchholz=buchholz, results_against=results_against)
     return _rank(ranker, rules)
 
 
-def _rank(ranker: _Ranker, rules: SeasonRules) -> Standings:
+def _rank(ranker: Ranker, rules: SeasonRules) -> Standings:
     records = ranker.records
 
     qualified = sorted(e for e, r in records.items() if r.games_in_season >= rules.min_games)
@@ -93,7 +95,7 @@ def _plain(value: float) -> int | float:
 
 
 def _row(
-    ranker: _Ranker, entrant: int, rank: int | None, reason: str, decided_by: str | None
+    ranker: Ranker, entrant: int, rank: int | None, reason: str, decided_by: str | None
 ) -> StandingRow:
     record = ranker.records[entrant]
     tiebreaks: dict[str, Any] = {}

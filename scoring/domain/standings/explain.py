@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.domain.standings.rules import _PRECISION, MEASURE_LABELS
+from scoring.domain.standings.rules import MEASURE_LABELS, PRECISION
 
 _DASH = "\N{EN DASH}"
 """Between the numbers of a record: wins, losses, then draws if any."""
@@ -21,7 +21,7 @@ _NAMES_IN_A_LIST = 4
 
 
 @dataclass
-class _Decision:
+class Decision:
     """How an entrant was separated from the entrant directly above it."""
 
     measure: str
@@ -42,10 +42,10 @@ def _signed(value: float) -> str:
     return f"+{_number(value)}" if value > 0 else _number(value)
 
 
-def _shown_pair(measure: str, own: Any, above: Any) -> tuple[str, str]:
+def shown_pair(measure: str, own: Any, above: Any) -> tuple[str, str]:
     """Two values as shown in a reason, with enough decimals that they differ."""
     if measure == "win_pct":
-        for places in range(3, _PRECISION + 1):
+        for places in range(3, PRECISION + 1):
             shown = f"{own:.{places}f}", f"{above:.{places}f}"
             if shown[0] != shown[1]:
                 return shown
@@ -57,7 +57,7 @@ def _shown_pair(measure: str, own: Any, above: Any) -> tuple[str, str]:
     return _number(own), _number(above)
 
 
-def _name_list(names: list[str]) -> str:
+def name_list(names: list[str]) -> str:
     if len(names) > _NAMES_IN_A_LIST:
         rest = len(names) - (_NAMES_IN_A_LIST - 1)
         return f"{', '.join(names[: _NAMES_IN_A_LIST - 1])} and {rest} others"
@@ -75,7 +75,7 @@ def record_shown(wins: int, losses: int, draws: int) -> str:
 
 
 def reason(
-    decision: _Decision,
+    decision: Decision,
     *,
     name: Callable[[int], str],
     coin_flip_seed: int,

@@ -3,7 +3,7 @@ points, bye values), which nights count when only the best ones do, and the fold
 entries into wins, losses, points and euchre tallies.
 
 - *entry*: what one game or bye adds to one entrant (:class:`_Entry`).
-- *record*: an entrant's standing folded from its counted entries (:class:`_Record`).
+- *record*: an entrant's standing folded from its counted entries (:class:`EntrantRecord`).
 - *night key*: how two nights of one entrant compare when the best nights are chosen.
 """
 
@@ -37,7 +37,7 @@ class _Entry(NamedTuple):
 
 
 @dataclass
-class _Record:
+class EntrantRecord:
     """An entrant's standing, folded from its counted entries."""
 
     games: int = 0
@@ -67,7 +67,7 @@ class _Record:
         return self.score / self.games if self.games else 0.0
 
 
-def _entries(
+def entrant_entries(
     games: Iterable[GameRecord], byes: Iterable[Bye], rules: SeasonRules
 ) -> dict[int, list[_Entry]]:
     entries: dict[int, list[_Entry]] = defaultdict(list)
@@ -153,8 +153,8 @@ def _counted(
     return counted, tuple(sorted(kept)), tuple(sorted(set(nights) - kept))
 
 
-def _fold(entries: list[_Entry], rules: SeasonRules) -> _Record:
-    record = _Record(games_in_season=sum(1 for e in entries if e.counts_as_game))
+def record_of_entries(entries: list[_Entry], rules: SeasonRules) -> EntrantRecord:
+    record = EntrantRecord(games_in_season=sum(1 for e in entries if e.counts_as_game))
     counted, record.nights_counted, record.nights_dropped = _counted(entries, rules)
     games = wins = losses = draws = byes = forfeit_wins = forfeit_losses = 0
     marches = loners_made = euchres_inflicted = 0

@@ -32,7 +32,7 @@ NIGHT_ORDERS = ("wins", "points")
 MAX_PLAYOFF_SPOTS = 64
 """The most entrants a season's playoffs can take (the cut line of the playoff race)."""
 
-_PRECISION = 9
+PRECISION = 9
 """Decimal places at which two measured values count as equal (sums of rounded bye averages)."""
 
 

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from scoring.domain.standings.explain import _Decision, _name_list, _shown_pair, record_shown
+from scoring.domain.standings.explain import Decision, name_list, record_shown, shown_pair
 from scoring.domain.standings.explain import reason as decision_reason
-from scoring.domain.standings.records import _Record
-from scoring.domain.standings.rules import _PRECISION, SeasonRules
+from scoring.domain.standings.records import EntrantRecord
+from scoring.domain.standings.rules import PRECISION, SeasonRules
 
 
-def _buchholz(records: dict[int, _Record]) -> dict[int, float]:
+def _buchholz(records: dict[int, EntrantRecord]) -> dict[int, float]:
     score = {entrant: record.score for entrant, record in records.items()}.__getitem__
     return {
         entrant: sum(
@@ -73,7 +73,7 @@ class _HeadToHead:
         return peeled < len(self.beat)
 
 
-def _results_from_meetings(record: _Record) -> dict[int, list[int]]:
+def _results_from_meetings(record: EntrantRecord) -> dict[int, list[int]]:
     """An entrant's ``[wins, losses, draws]`` against each opponent, counted from its meetings
     (each opponent of a meeting counts once per game)."""
     results: dict[int, list[int]] = {}
@@ -87,7 +87,7 @@ def _results_from_meetings(record: _Record) -> dict[int, list[int]]:
     return results
 
 
-class _Ranker:
+class Ranker:
     """Orders a group of entrants by the chain, remembering why each one sits where it does.
 
     ``buchholz`` and ``results_against`` (an entrant's ``[wins, losses, draws]`` against each
@@ -96,7 +96,7 @@ class _Ranker:
 
     def __init__(
         self,
-        records: dict[int, _Record],
+        records: dict[int, EntrantRecord],
         rules: SeasonRules,
         names: Mapping[int, str],
         *,
@@ -132,7 +132,7 @@ class _Ranker:
             before = self.chain[: self.chain.index("head_to_head")]
             level: dict[tuple, list[int]] = defaultdict(list)
             for entrant in records:
-                key = tuple(round(self.values[m][entrant], _PRECISION) for m in before)
+                key = tuple(round(self.values[m][entrant], PRECISION) for m in before)
                 level[key].append(entrant)
             prefetch([e for group in level.values() if len(group) > 1 for e in group])
 
@@ -140,7 +140,7 @@ class _Ranker:
         return self.names.get(entrant, f"#{entrant}")
 
     def names_of(self, group: list[int]) -> str:
-        return _name_list([self.name(e) for e in group])
+        return name_list([self.name(e) for e in group])
 
     def head_to_head(self, group: list[int]) -> _HeadToHead:
         prefetch = getattr(self.results_against, "prefetch", None)
@@ -183,7 +183,7 @@ class _Ranker:
             return f"level on head-to-head ({h2h.shown(group[0])})"
         return f"level on head-to-head among {self.names_of(group)}"
 
-    def order(self, group: list[int]) -> list[tuple[int, _Decision | None]]:
+    def order(self, group: list[int]) -> list[tuple[int, Decision | None]]:
         """``group`` best first, each entrant with how it was separated from the one above."""
         notes: list[str] = []
         for measure in self.chain:
@@ -195,7 +195,7 @@ class _Ranker:
                 shown = {e: h2h.shown(e) for e in group}
             else:
                 values = self.values[measure]
-                keys = {e: round(values[e], _PRECISION) for e in group}
+                keys = {e: round(values[e], PRECISION) for e in group}
                 shown = values
             buckets: dict[Any, list[int]] = defaultdict(list)
             for entrant in sorted(group):
@@ -204,15 +204,15 @@ class _Ranker:
                 if measure == "head_to_head":
                     notes.append(self.head_to_head_note(group, h2h))
                 continue
-            ordered: list[tuple[int, _Decision | None]] = []
+            ordered: list[tuple[int, Decision | None]] = []
             for key in sorted(buckets, reverse=True):
                 bucket = buckets[key]
                 placed = self.order(bucket) if len(bucket) > 1 else [(bucket[0], None)]
                 if ordered:
                     above = ordered[-1][0]
                     first = placed[0][0]
-                    own_value, above_value = _shown_pair(measure, shown[first], shown[above])
-                    decision = _Decision(
+                    own_value, above_value = shown_pair(measure, shown[first], shown[above])
+                    decision = Decision(
                         measure, above, own_value, above_value, len(group), list(notes)
                     )
                     placed[0] = (first, decision)
@@ -222,10 +222,10 @@ class _Ranker:
         ordered_by_flip = sorted(group, key=lambda e: (-draws[e], e))
         placed = [(ordered_by_flip[0], None)]
         for above, entrant in pairwise(ordered_by_flip):
-            placed.append((entrant, _Decision("coin_flip", above, "", "", len(group), notes)))
+            placed.append((entrant, Decision("coin_flip", above, "", "", len(group), notes)))
         return placed
 
-    def reason(self, decision: _Decision, *, ahead_of: int | None = None) -> str:
+    def reason(self, decision: Decision, *, ahead_of: int | None = None) -> str:
         """The decision in words (:func:`scoring.domain.standings.explain.reason`)."""
         return decision_reason(
             decision, name=self.name, coin_flip_seed=self.rules.coin_flip_seed, ahead_of=ahead_of
