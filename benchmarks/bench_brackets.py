@@ -8,7 +8,7 @@ created in that database and dropped afterwards by Django's test-database machin
 Every game is finished through ``scoring.services.game_record_final_score``; its
 ``game_finished`` signal (sent on commit) runs ``bracket_advance``, which decides the match,
 moves its teams on to the matches it feeds (not the whole bracket) and creates the games of the
-matches that became ready, with their links, in one statement. Figures:
+matches that became ready, with their links (two statements). Figures:
 
 - *create*: ``bracket_create`` (seeds by hand) and ``bracket_publish`` (512 first games);
 - *per game*: the whole ``game_record_final_score`` call, advance included;
@@ -17,10 +17,12 @@ matches that became ready, with their links, in one statement. Figures:
   over the whole bracket (target for 1,024 teams: under 10 s);
 - *floors*, measured in the same run, and the advance's ratio to each: a bare write of what an
   advance must write (lock the bracket row, UPDATE the finished match and the match it feeds, in
-  one transaction), and the pure engine's ``advance`` of one result (no database).
+  one transaction, committed as durably as the advance), and the pure engine's ``advance`` of one
+  result (no database).
 
 With ``BENCH_DATABASE_URL``, ``BENCH_DATABASE_NAME`` names the throwaway database (default:
-``test_`` and the URL's name).
+``test_`` and the URL's name), e.g. ``BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/x
+BENCH_DATABASE_NAME=bench_helper_brackets``.
 
 On PostgreSQL the tables are analysed once the bracket is published, as autovacuum would have
 done long before its first game ends (``autovacuum_naptime`` is a minute): the advance's plans
@@ -222,7 +224,6 @@ def floors(bracket, advance_median: float) -> None:
     from tournaments.domain.brackets import MatchState, MatchStatus, advance, play
     from tournaments.models import Bracket, BracketMatch
     from tournaments.selectors.bracket_structure import bracket_structure
-    from tournaments.services.brackets import _rows
 
     structure = bracket_structure(bracket)
     rows = {row.code: row for row in bracket.matches.all()}
@@ -232,13 +233,11 @@ def floors(bracket, advance_median: float) -> None:
         if fed and rows[code].status == BracketMatch.Status.DECIDED
     ]
 
-    def bare_writes(relaxed: bool) -> list[float]:
+    def bare_writes() -> list[float]:
         times = []
         for match, fed in feeds:
             began = time.perf_counter()
             with transaction.atomic():
-                if relaxed:  # as the advance commits (the sweep redoes a lost one)
-                    _rows.commit_without_waiting_for_disk()
                 Bracket.objects.select_for_update().get(pk=bracket.pk)
                 BracketMatch.objects.filter(pk=match.pk).update(
                     status=match.status, winner=match.winner_id, decided_by=match.decided_by
@@ -249,8 +248,7 @@ def floors(bracket, advance_median: float) -> None:
             times.append((time.perf_counter() - began) * 1000)
         return times
 
-    durable = statistics.median(bare_writes(relaxed=False))
-    times = bare_writes(relaxed=True)
+    times = bare_writes()
     write = statistics.median(times)
 
     rng = random.Random(SEED)
@@ -277,9 +275,8 @@ def floors(bracket, advance_median: float) -> None:
         ready.extend(other for other, match in changed.items() if match.status is MatchStatus.READY)
     domain = statistics.median(engine)
     print(
-        f"floor, bare write (lock + UPDATE match and the one it feeds), committed as the advance "
-        f"commits: median {write:.2f} ms over {len(times)}; advance / floor = "
-        f"{advance_median / write:.1f}x; the same waiting for the disk: {durable:.2f} ms"
+        f"floor, bare write (lock + UPDATE match and the one it feeds, one durable commit): "
+        f"median {write:.2f} ms over {len(times)}; advance / floor = {advance_median / write:.1f}x"
     )
     print(
         f"floor, engine advance alone: median {domain * 1000:.1f} us over {len(engine)} "

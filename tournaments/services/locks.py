@@ -18,11 +18,10 @@ are immediate and take the whole database), so the constraints carry correctness
 
 from __future__ import annotations
 
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, QuerySet
 
 from league.models import Night, Season
-from tournaments.models import Bracket, BracketEntry, BracketMatchGame, NightPlan, PlannedRound
+from tournaments.models import Bracket, BracketMatchGame, NightPlan, PlannedRound
 
 
 def season_lock(season_id: int) -> Season | None:
@@ -46,43 +45,38 @@ def planned_rounds_lock(plan: NightPlan, status: str) -> QuerySet[PlannedRound]:
     return plan.planned_rounds.select_for_update().filter(status=status)
 
 
-def _entry_count(outer: str, counted: str) -> Coalesce:
-    """How many entries of the bracket ``outer`` names have ``counted`` set (``pk``: all)."""
-    entries = BracketEntry.objects.filter(bracket=OuterRef(outer)).order_by().values("bracket")
-    count = Subquery(entries.annotate(count=Count(counted)).values("count"))
-    return Coalesce(count, 0, output_field=IntegerField())
+def _with_entry_counts(bracket: Bracket) -> Bracket:
+    """``bracket`` with ``team_count`` (its entries) and ``withdrawn_count`` (those withdrawn)
+    read, under its lock."""
+    counts = bracket.entries.aggregate(teams=Count("pk"), withdrawn=Count("withdrawn_at"))
+    bracket.team_count, bracket.withdrawn_count = counts["teams"], counts["withdrawn"]
+    return bracket
 
 
 def bracket_lock(bracket_id: int) -> Bracket:
     """The bracket with its season and league, its row alone locked, with ``team_count`` (its
-    entries) and ``withdrawn_count`` (those withdrawn) read in the same query."""
-    return (
+    entries) and ``withdrawn_count`` (those withdrawn) read after the lock."""
+    bracket = (
         Bracket.objects.select_for_update(of=("self",))
         .select_related("season__league")
-        .annotate(
-            team_count=_entry_count("pk", "pk"),
-            withdrawn_count=_entry_count("pk", "withdrawn_at"),
-        )
         .get(pk=bracket_id)
     )
+    return _with_entry_counts(bracket)
 
 
 def bracket_of_game_lock(game_id: int) -> tuple[Bracket, str] | None:
     """The bracket of the match the game counts for, locked and read as by :func:`bracket_lock`,
-    and that match's code (one query); ``None`` if the game counts for no match."""
-    link = (
-        BracketMatchGame.objects.select_for_update(of=("match__bracket",))
-        .select_related("match__bracket__season__league")
-        .only("match__code", "match__bracket")
-        .annotate(
-            team_count=_entry_count("match__bracket", "pk"),
-            withdrawn_count=_entry_count("match__bracket", "withdrawn_at"),
+    and that match's code; ``None`` if the game counts for no match."""
+    bracket = (
+        Bracket.objects.select_for_update(of=("self",))
+        .select_related("season__league")
+        .filter(
+            matches__game_links__game_id=game_id,
+            matches__game_links__status=BracketMatchGame.Status.COUNTING,
         )
-        .filter(game_id=game_id, status=BracketMatchGame.Status.COUNTING)
+        .annotate(match_code=F("matches__code"))
         .first()
     )
-    if link is None:
+    if bracket is None:
         return None
-    bracket = link.match.bracket
-    bracket.team_count, bracket.withdrawn_count = link.team_count, link.withdrawn_count
-    return bracket, link.match.code
+    return _with_entry_counts(bracket), bracket.match_code
