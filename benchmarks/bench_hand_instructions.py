@@ -7,16 +7,12 @@ Run: ``python benchmarks/bench_hand_instructions.py``. Needs valgrind, PostgreSQ
 
 Each side runs in a process of its own under ``valgrind --tool=callgrind``, which counts only
 while the measured posts run (switched on and off with ``callgrind_control``): the product's
-plain hand POST (``POST /api/v1/games/<id>/hands/``, an organiser's token, through every
+hand POST (``POST /api/v1/games/<id>/hands/``, an organiser's token, through every
 middleware) and the floor's one-INSERT view (``benchmarks/floor_urls.py``), both called through
 their WSGI application (``config.wsgi``) in process, without gunicorn or sockets of their own.
 The database's and Redis's work is not counted (``bench_api_hands.py`` measures the whole).
 The standings' pending key is set for the run, so no post queues a recompute, and every post
-asks Redis for it, as each hand of a real night does (``PENDING_SEEN_FOR`` is 0 here): the count
-is of the same work every time. With the product's 40 ms, whether a post asked depended on how
-long the one before took under valgrind: 280 of 700 posts asked on a quiet machine, more on a
-busy one, and the count moved with the machine's load (2.99 M quiet, 3.11 M beside two busy
-loops; a Redis ask is about 0.3 M).
+asks Redis for it, as each hand of a real night does: the count is of the same work every time.
 """
 
 import io
@@ -79,7 +75,6 @@ def child(side: str, plan: dict) -> None:
         from scoring import standings
 
         cache.set(standings._pending_key(plan["season"]), 1, timeout=None)  # none is queued
-        standings.PENDING_SEEN_FOR = 0.0  # every post asks (see the module's docstring)
     hands = [(game, number) for game in plan["games"] for number in range(1, 101)]
     if len(hands) < WARM_UP + POSTS:
         raise SystemExit("not enough games planned")
@@ -131,7 +126,7 @@ def main() -> None:
         floor = counted("floor", api.FLOOR_ENV, plan)
         hands = counted("hands", api.ENV, plan)
         print(f"  floor (one INSERT, no middleware) {floor / 1e6:6.2f} M")
-        print(f"  hands (the plain hand POST)       {hands / 1e6:6.2f} M   {hands / floor:.1f}×")
+        print(f"  hands (the hand POST, token)      {hands / 1e6:6.2f} M   {hands / floor:.1f}×")
     finally:
         bench.close()
         api.drop_database()

@@ -36,7 +36,7 @@ def organiser_role_exists(*, user, league_id):
 
     if not _role_decides(user):
         return _without_role(user)
-    return Exists(LeagueRole.objects.filter(league_id=league_id, user=user))
+    return Exists(LeagueRole.objects.filter(league_id=league_id, user_id=user.pk))
 
 
 def require_league_organiser(*, user, league_id: int) -> None:

@@ -2,10 +2,19 @@
 ``?offset=`` to 0–1,000,000; a value that is not a whole number falls back to the default, as DRF
 does, so a client's junk never reaches the database (a bigint LIMIT or OFFSET would fail there)."""
 
-from rest_framework.pagination import LimitOffsetPagination, _positive_int
+from rest_framework.pagination import LimitOffsetPagination
 
 MAX_LIMIT = 500
 MAX_OFFSET = 1_000_000
+
+
+def _whole(text: str, *, lowest: int) -> int:
+    """A query parameter's whole number (ASCII digits, at most 20), at least ``lowest``;
+    ``ValueError`` otherwise."""
+    text = text.strip()
+    if not (0 < len(text) <= 20 and text.isascii() and text.isdigit()) or int(text) < lowest:
+        raise ValueError(text)
+    return int(text)
 
 
 class BoundedLimitOffsetPagination(LimitOffsetPagination):
@@ -14,14 +23,14 @@ class BoundedLimitOffsetPagination(LimitOffsetPagination):
 
     def get_limit(self, request):
         try:
-            limit = _positive_int(request.query_params[self.limit_query_param], strict=True)
+            limit = _whole(request.query_params[self.limit_query_param], lowest=1)
         except (KeyError, ValueError):
             return self.default_limit
         return min(limit, self.max_limit)
 
     def get_offset(self, request):
         try:
-            offset = _positive_int(request.query_params[self.offset_query_param])
+            offset = _whole(request.query_params[self.offset_query_param], lowest=0)
         except (KeyError, ValueError):
             return 0
         return min(offset, MAX_OFFSET)

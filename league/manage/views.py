@@ -65,7 +65,7 @@ def workspace(view):
     return wrapper
 
 
-def _form_error(form, error: DomainError) -> None:
+def form_error(form, error: DomainError) -> None:
     field = error.field if error.field in form.fields else None
     form.add_error(field, error.message)
 
@@ -126,7 +126,7 @@ def league_new(request):
         try:
             league = services.league_create(owner=request.user, **form.cleaned_data)
         except DomainError as error:
-            _form_error(form, error)
+            form_error(form, error)
         else:
             messages.success(request, f"{league.name} is ready. Add a season and a roster.")
             return redirect("manage:league", pk=league.pk)
@@ -202,7 +202,7 @@ def season_new(request, pk: int):
             try:
                 season = _season_create(request, league, values, options_form, customise)
             except DomainError as error:
-                _form_error(form, error)
+                form_error(form, error)
             else:
                 messages.success(request, f"Season {season.name} created.")
                 return redirect("manage:season", pk=season.pk)
@@ -258,7 +258,7 @@ def roster(request, pk: int):
         try:
             player = services.player_create(league=league, user=request.user, **form.cleaned_data)
         except DomainError as error:
-            _form_error(form, error)
+            form_error(form, error)
         else:
             messages.success(request, f"{player.name} added to the roster.")
             return redirect("manage:roster", pk=league.pk)
@@ -275,7 +275,7 @@ def player_edit(request, pk: int):
         try:
             services.player_update(player=player, user=request.user, **form.cleaned_data)
         except DomainError as error:
-            _form_error(form, error)
+            form_error(form, error)
         else:
             messages.success(request, "Player saved.")
             return redirect("manage:roster", pk=player.league_id)
@@ -340,7 +340,7 @@ def teams(request, pk: int):
         try:
             team = services.team_create(season=season, user=request.user, **form.cleaned_data)
         except DomainError as error:
-            _form_error(form, error)
+            form_error(form, error)
         else:
             messages.success(request, f"Team {team.name} added.")
             return redirect("manage:teams", pk=season.pk)
@@ -365,7 +365,7 @@ def nights(request, pk: int):
         try:
             night = services.night_create(season=season, user=request.user, **form.cleaned_data)
         except DomainError as error:
-            _form_error(form, error)
+            form_error(form, error)
         else:
             messages.success(request, f"Night of {night.date:%a %-d %b %Y} planned.")
             return redirect("manage:nights", pk=season.pk)
@@ -402,7 +402,7 @@ def audit_trail(request, pk: int):
     return render(request, "manage/audit.html", context)
 
 
-def _csv(name: str, text: str) -> HttpResponse:
+def csv_response(name: str, text: str) -> HttpResponse:
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

@@ -1,6 +1,8 @@
 """Serializers for games and hands. Hand facts use the names of the API contract: ``makers``,
 ``caller``, ``caller_alone``, ``defender_alone``, ``tricks_won``, ``renege``, ``thrown_in``."""
 
+import functools
+
 from rest_framework import serializers
 
 from league.models import Player, Season, Team
@@ -108,15 +110,7 @@ class HandSerializer(OrganiserOnlyFieldsMixin, serializers.ModelSerializer):
             "id",
             "game",
             "number",
-            "makers",
-            "caller",
-            "caller_alone",
-            "defender_alone",
-            "tricks_won",
-            "renege",
-            "thrown_in",
-            "misdeal",
-            "ordered_up",
+            *(fact.name for fact in FACTS),
             "dealer_seat",
             "outcome",
             "points_a",
@@ -310,3 +304,21 @@ class StandingRulesSerializer(serializers.Serializer):
                     {name: ["not a standings option"] for name in unknown}
                 )
         return super().to_internal_value(data)
+
+
+@functools.cache
+def answering(serializer_class: type[serializers.Serializer]) -> serializers.Serializer:
+    """One instance of ``serializer_class`` per process, without a request, whose
+    ``to_representation`` answers a write: its fields are built once, not for every answer (a
+    model serializer introspects its model to build them). Represents without a request, so
+    without the organiser-only fields."""
+    return serializer_class()
+
+
+def hand_with_game(hand: Hand, game: Game) -> dict:
+    """The answer to a hand's write: the hand, and its game as it stands after it
+    (:class:`HandWithGameSerializer`)."""
+    return {
+        **answering(HandSerializer).to_representation(hand),
+        "game": answering(GameSerializer).to_representation(game),
+    }

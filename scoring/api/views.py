@@ -4,6 +4,8 @@ Hands may be written by an organiser of the league (session or token auth) or by
 captain, who sends the game's captain token in the ``X-Captain-Token`` header.
 """
 
+from contextlib import contextmanager
+
 import django_filters
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -22,7 +24,14 @@ from league.domain.rules import Rulebook as RulebookRules
 from league.errors import ConflictError, DomainError, NotFoundError
 from league.models import Rulebook, Season
 from scoring import services
-from scoring.access import captain_guesses_exceeded, game_for_captain, game_for_organiser
+from scoring.access import (
+    OTHER_GAME,
+    OTHER_GAME_CODE,
+    GameDoor,
+    captain_guesses_exceeded,
+    game_for_captain,
+    game_for_organiser,
+)
 from scoring.api import serializers as s
 from scoring.domain.engine import score_hand
 from scoring.domain.hand_input import hand_input_parse
@@ -60,25 +69,45 @@ class GameFilter(django_filters.FilterSet):
     confirmation = django_filters.ChoiceFilter(choices=Game.Confirmation.choices)
 
 
-def writable_game(request, pk) -> tuple[Game, str]:
-    """The game a request may score, and how it got in: as its captain or as an organiser.
-
-    A wrong captain token counts against the same per-address limit as a wrong ``/t/`` link
+def scoring_door(request, pk) -> tuple[GameDoor, str]:
+    """The door a request scores game ``pk`` by, and how it gets in: as its captain (the
+    ``X-Captain-Token`` header) or as an organiser (session or token auth). A wrong captain
+    token counts against the same per-address limit as a wrong ``/t/`` link
     (``scoring.access.captain_guesses_exceeded``); past it the answer is 429."""
     token = request.headers.get("X-Captain-Token")
-    if token:
-        if captain_guesses_exceeded(request, increment=False):
-            raise too_many_guesses()
-        try:
-            game = game_for_captain(token=token, to_score=True)
-        except NotFoundError:
-            if captain_guesses_exceeded(request, increment=True):
-                raise too_many_guesses() from None
-            raise
-        if str(game.pk) != str(pk):
-            raise NotFoundError("this score-card link is for another game")
-        return game, Hand.Source.CAPTAIN
-    return game_for_organiser(user=request.user, pk=pk, to_score=True), Hand.Source.API
+    if not token:
+        return GameDoor(pk=pk, user=request.user), Hand.Source.API
+    if captain_guesses_exceeded(request, increment=False):
+        raise too_many_guesses()
+    return GameDoor(pk=pk, captain_token=token), Hand.Source.CAPTAIN
+
+
+@contextmanager
+def counting_wrong_tokens(request, source: str):
+    """A door that finds no game for a captain token counts one more wrong guess (429 past the
+    limit)."""
+    try:
+        yield
+    except NotFoundError as error:
+        if (
+            source == Hand.Source.CAPTAIN
+            and error.code != OTHER_GAME_CODE
+            and captain_guesses_exceeded(request, increment=True)
+        ):
+            raise too_many_guesses() from None
+        raise
+
+
+def writable_game(request, pk) -> tuple[Game, str]:
+    """The game a request may score, and how it got in (:func:`scoring_door`), read now."""
+    door, source = scoring_door(request, pk)
+    with counting_wrong_tokens(request, source):
+        if source == Hand.Source.CAPTAIN:
+            game = game_for_captain(token=door.captain_token, to_score=True)
+            if str(game.pk) != str(pk):
+                raise NotFoundError(OTHER_GAME, code=OTHER_GAME_CODE)
+            return game, source
+        return game_for_organiser(user=request.user, pk=pk, to_score=True), source
 
 
 def conflict_with_score(error: ConflictError, game_id: int) -> Response:
@@ -151,23 +180,28 @@ class GameViewSet(ReadCreateViewSet):
     @hands.mapping.post
     def record_hand(self, request, pk=None):
         """Record the next hand of the game; its points come from the season's rulebook."""
-        game, source = writable_game(request, pk)
-        data, number = hand_input_parse(request.data, with_number=True)
-        if source == Hand.Source.CAPTAIN and number is None:
-            raise DomainError(NUMBER_REQUIRED, field="number", code="number_required")
+        door, source = scoring_door(request, pk)
         try:
-            result = services.hand_record(
-                game=game,
-                data=data,
-                client_key=request.headers.get("Idempotency-Key") or None,
-                expected_number=number,
-                source=source,
-                user=request.user,
-            )
+            data, number = hand_input_parse(request.data, with_number=True)
+            if source == Hand.Source.CAPTAIN and number is None:
+                raise DomainError(NUMBER_REQUIRED, field="number", code="number_required")
+        except DomainError:
+            writable_game(request, pk)  # a wrong door is answered before a wrong body
+            raise
+        try:
+            with counting_wrong_tokens(request, source):
+                result = services.hand_record(
+                    game=door,
+                    data=data,
+                    client_key=request.headers.get("Idempotency-Key") or None,
+                    expected_number=number,
+                    source=source,
+                    user=request.user,
+                )
         except ConflictError as error:
-            return conflict_with_score(error, game.pk)
+            return conflict_with_score(error, pk)
         return Response(
-            {**s.HandSerializer(result.hand).data, "game": s.GameSerializer(result.game).data},
+            s.hand_with_game(result.hand, result.game),
             status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
         )
 
@@ -211,9 +245,7 @@ class GameViewSet(ReadCreateViewSet):
             user=request.user,
             source=source,
         )
-        return Response(
-            {**s.HandSerializer(result.hand).data, "game": s.GameSerializer(result.game).data}
-        )
+        return Response(s.hand_with_game(result.hand, result.game))
 
     @extend_schema(parameters=[CAPTAIN_TOKEN], request=None, responses={200: s.GameSerializer})
     @action(detail=True, methods=["post"])

@@ -14,7 +14,7 @@ from league.domain.rules import Rulebook as RulebookRules
 from league.errors import DomainError
 from league.forms import RulebookOptionsForm, SettleForm
 from league.manage import exports
-from league.manage.views import _csv, _form_error, workspace
+from league.manage.views import csv_response, form_error, workspace
 from scoring import services as scoring_services
 from scoring.access import game_for_organiser
 from scoring.manage.forms import PlayoffSpotsForm
@@ -36,7 +36,7 @@ def season_rules(request, pk: int):
                 season=season, options=form.options(), user=request.user
             )
         except DomainError as error:
-            _form_error(form, error)
+            form_error(form, error)
         else:
             messages.success(
                 request, f"The rules are now {new}; every hand is being re-scored under them."
@@ -71,7 +71,7 @@ def season_playoffs(request, pk: int):
         try:
             season_set_standing_rules(season=season, rules=rules, user=request.user)
         except DomainError as error:
-            _form_error(form, error)
+            form_error(form, error)
         else:
             spots = form.cleaned_data["playoff_spots"]
             messages.success(request, f"{spots} teams now make the playoffs.")
@@ -140,7 +140,7 @@ def game_settle(request, pk: int):
                 data=hand,
             )
         except DomainError as error:
-            _form_error(form, error)
+            form_error(form, error)
         else:
             messages.success(request, f"Game {game.pk} settled.")
             return redirect("manage:season", pk=game.season_id)
@@ -166,7 +166,7 @@ def export_standings(request, pk: int):
         )
     rows = exports.standings_rows(snapshot.standings if snapshot else None)
     text = exports.csv_text(exports.STANDINGS_COLUMNS, rows)
-    return _csv(f"season-{season.pk}-standings.csv", text)
+    return csv_response(f"season-{season.pk}-standings.csv", text)
 
 
 @workspace
@@ -178,7 +178,7 @@ def export_games(request, pk: int):
         .order_by("pk")
     )
     text = exports.csv_text(exports.GAME_COLUMNS, exports.game_rows(games))
-    return _csv(f"season-{season.pk}-games.csv", text)
+    return csv_response(f"season-{season.pk}-games.csv", text)
 
 
 @workspace
@@ -190,4 +190,4 @@ def export_hands(request, pk: int):
         .order_by("game_id", "number")
     )
     text = exports.csv_text(exports.HAND_COLUMNS, exports.hand_rows(hands))
-    return _csv(f"season-{season.pk}-hands.csv", text)
+    return csv_response(f"season-{season.pk}-hands.csv", text)

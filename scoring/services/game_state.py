@@ -19,6 +19,7 @@ from django.utils import timezone
 from league.domain.rules import GameLength
 from league.domain.rules import Rulebook as RulebookRules
 from league.models import Rulebook
+from scoring.access import games_to_score
 from scoring.domain.engine import GameState, HandScore, Outcome, Side
 from scoring.domain.hand_input import HandInput
 from scoring.models import Game, Hand, ResultChange
@@ -107,11 +108,7 @@ def lock_game(game_id: int) -> Game:
     transactions already serialise writers), read with its season and rulebook: every write of
     a game (a hand, an undo, a correction, a final score, a confirmation) takes it first, so two
     captains of one table are decided one after the other on what the first one wrote."""
-    return (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("season__rulebook")
-        .get(pk=game_id)
-    )
+    return games_to_score(lock=True).get(pk=game_id)
 
 
 def running_state(game: Game) -> GameState:

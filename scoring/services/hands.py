@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from league.audit import actor_of, audit_record, hand_picture
 from league.errors import ConflictError, DomainError
+from scoring.access import GameDoor
 from scoring.domain.engine import (
     Outcome,
     game_state,
@@ -61,7 +62,7 @@ def _replayed(game: Game, data: HandInput, client_key: str | None) -> HandResult
 
 def hand_record(
     *,
-    game: Game,
+    game: Game | GameDoor,
     data: HandInput,
     client_key: str | None = None,
     expected_number: int | None = None,
@@ -69,6 +70,9 @@ def hand_record(
     user=None,
 ) -> HandResult:
     """Record the next hand of a game.
+
+    ``game``: the game, or the door a request scores it by (the game is then found and its
+    access checked by the read that locks it: one read instead of two).
 
     Idempotent by ``client_key``: the same key with the same facts returns the hand already
     recorded (``created`` false); with other facts it is a conflict. ``expected_number`` is the
@@ -83,7 +87,7 @@ def hand_record(
         raise DomainError("the submission key must be 1 to 100 characters", field="client_key")
     try:
         with transaction.atomic():
-            return _hand_record(game.pk, data, client_key, expected_number, source, user)
+            return _hand_record(game, data, client_key, expected_number, source, user)
     except IntegrityError:
         # A retry under the same key that the lock did not order (it named no number).
         existing = Hand.objects.filter(client_key=client_key).first() if client_key else None
@@ -97,8 +101,8 @@ def hand_record(
         ) from None
 
 
-def _hand_record(game_id, data, client_key, expected_number, source, user) -> HandResult:
-    game = lock_game(game_id)
+def _hand_record(game, data, client_key, expected_number, source, user) -> HandResult:
+    game = game.locked() if isinstance(game, GameDoor) else lock_game(game.pk)
     number = game.last_hand_number + 1
     takes_next = (
         not game.is_final_score_only

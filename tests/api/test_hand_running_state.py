@@ -162,10 +162,10 @@ def test_backfill_migration_computes_the_running_state(make_game):
 
 
 def test_one_hand_post_runs_a_fixed_number_of_queries(organiser_api, make_game):
-    """The token and its user (one statement); the game with its season, rulebook and whether the
-    token's user is an organiser of its league (one); then, in one transaction, the game row
-    locked and read, updated, the hand inserted and the season's results marked (four). The same
-    with 3 hands or 60: nothing reads the game's hands."""
+    """The token and its user (one statement); then, in one transaction, the game read with its
+    season, rulebook and whether the token's user is an organiser of its league, its row locked
+    (one), updated, the hand inserted and the season's results marked (three). The same with 3
+    hands or 60: nothing reads the game's hands."""
     game = make_game("standard", hands_per_game=100)
 
     def post(number):
@@ -184,7 +184,7 @@ def test_one_hand_post_runs_a_fixed_number_of_queries(organiser_api, make_game):
         if number in (3, 60):
             counts.append(len(queries.captured_queries))
     # The statements, plus the savepoint and its release (the test's transaction around them).
-    assert counts == [6 + 2] * 2, queries.captured_queries
+    assert counts == [5 + 2] * 2, queries.captured_queries
     assert [query["sql"] for query in queries.captured_queries].count(None) == 0
 
 

@@ -547,9 +547,13 @@ def test_dockerfile_base_install_and_port():
         "python:${PYTHON_VERSION}-slim AS build",
         "python:${PYTHON_VERSION}-slim AS runtime",
     ]
-    assert any(
-        re.search(r"\bpip install \.$", args) for args in [a for i, a in stages[1] if i == "RUN"]
-    )
+    # The build stage installs from uv.lock: uv at its locked hashes, then exactly the locked
+    # runtime dependencies (`--locked` refuses a lock that disagrees with pyproject.toml).
+    build = [f"{i} {a}" for i, a in stages[1]]
+    assert "COPY pyproject.toml uv.lock ./" in build
+    runs = " ".join(a for i, a in stages[1] if i == "RUN")
+    assert "pip install --require-hashes --no-deps -r /tmp/uv-requirements.txt" in runs
+    assert re.search(r"\buv sync --locked --no-dev --no-install-project$", runs)
     assert "COPY --from=build /opt/venv /opt/venv" in [f"{i} {a}" for i, a in final_stage()]
     assert instruction("WORKDIR") == ["/app"]
     assert instruction("EXPOSE") == ["8000"]

@@ -463,9 +463,9 @@ def _check_hard_rules(
                 code="impossible",
             )
     for round_index in range(len(search.seats)):
-        if search._apart_from_group(round_index):
+        if search.apart_from_group(round_index):
             group = next(
-                g for g in search.goal.together if search._apart_from_group(round_index, g)
+                g for g in search.goal.together if search.apart_from_group(round_index, g)
             )
             raise DomainError(
                 f"{', '.join(name(names[p]) for p in group)} are all fixed to table "

@@ -174,10 +174,10 @@ class SeatSearch:
                 )
         cost += WEIGHT_SIT_OUT * sum(count * count for count in self.sit_outs)
         for round_index in range(len(self.seats)):
-            cost += WEIGHT_HARD * self._apart_from_group(round_index)
+            cost += WEIGHT_HARD * self.apart_from_group(round_index)
         return cost
 
-    def _apart_from_group(self, round_index: int, players: Sequence[int] | None = None) -> int:
+    def apart_from_group(self, round_index: int, players: Sequence[int] | None = None) -> int:
         """Pairs fixed to the same table who both play this round at different tables."""
         groups = self.goal.together
         if players is not None:
@@ -239,9 +239,9 @@ class SeatSearch:
                 2 * self.sit_outs[joining_bye] + 1 - (2 * self.sit_outs[leaving_bye] - 1)
             )
         if self.together_of and (x in self.together_of or y in self.together_of):
-            before = self._apart_from_group(round_index, (x, y))
+            before = self.apart_from_group(round_index, (x, y))
             self._apply_positions(round_index, first, second)
-            after = self._apart_from_group(round_index, (x, y))
+            after = self.apart_from_group(round_index, (x, y))
             self._apply_positions(round_index, first, second)
             delta += WEIGHT_HARD * (after - before)
         return delta, changes
