@@ -464,9 +464,7 @@ def _check_hard_rules(
             )
     for round_index in range(len(search.seats)):
         if search.apart_from_group(round_index):
-            group = next(
-                g for g in search.goal.together if search.apart_from_group(round_index, g)
-            )
+            group = next(g for g in search.goal.together if search.apart_from_group(round_index, g))
             raise DomainError(
                 f"{', '.join(name(names[p]) for p in group)} are all fixed to table "
                 f"{fixed[group[0]]} but cannot always play together there",
