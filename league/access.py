@@ -39,6 +39,11 @@ def organiser_role_exists(*, user, league_id):
     return Exists(LeagueRole.objects.filter(league_id=league_id, user_id=user.pk))
 
 
+def is_organiser_given_role(*, user, has_role: bool) -> bool:
+    """:func:`is_league_organiser` for a user whose role row was read already (``has_role``)."""
+    return has_role if _role_decides(user) else _without_role(user)
+
+
 def require_league_organiser(*, user, league_id: int) -> None:
     if not is_league_organiser(user=user, league_id=league_id):
         raise AccessDeniedError("only an organiser of this league may change it")

@@ -19,7 +19,7 @@ from django.utils import timezone
 from league.domain.rules import GameLength
 from league.domain.rules import Rulebook as RulebookRules
 from league.models import Rulebook
-from scoring.access import games_to_score
+from scoring.access import game_to_score
 from scoring.domain.engine import GameState, HandScore, Outcome, Side
 from scoring.domain.hand_input import HandInput
 from scoring.models import Game, Hand, ResultChange
@@ -108,7 +108,10 @@ def lock_game(game_id: int) -> Game:
     transactions already serialise writers), read with its season and rulebook: every write of
     a game (a hand, an undo, a correction, a final score, a confirmation) takes it first, so two
     captains of one table are decided one after the other on what the first one wrote."""
-    return games_to_score(lock=True).get(pk=game_id)
+    game, _ = game_to_score("id", game_id, lock=True)
+    if game is None:
+        raise Game.DoesNotExist(game_id)
+    return game
 
 
 def running_state(game: Game) -> GameState:
