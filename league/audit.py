@@ -88,26 +88,6 @@ def audit_list(*, league: League, season: Season | None = None) -> QuerySet[Audi
     return entries
 
 
-def hand_picture(hand) -> dict[str, Any]:
-    """A hand's facts and points, as the trail shows them."""
-    return {
-        "game": hand.game_id,
-        "number": hand.number,
-        "makers": hand.makers,
-        "caller": hand.caller_id,
-        "caller_alone": hand.caller_alone,
-        "defender_alone": hand.defender_alone,
-        "tricks_won": hand.tricks_won,
-        "renege": hand.renege,
-        "thrown_in": hand.thrown_in,
-        "misdeal": hand.misdeal,
-        "outcome": hand.outcome,
-        "points_a": hand.points_a,
-        "points_b": hand.points_b,
-        "status": hand.status,
-    }
-
-
 def game_picture(game) -> dict[str, Any]:
     """A game's result, as the trail shows it."""
     return {

@@ -41,24 +41,6 @@ GAME_COLUMNS = [
     "confirmation",
     "hands",
 ]
-HAND_COLUMNS = [
-    "game",
-    "hand",
-    "dealer_seat",
-    "makers",
-    "caller",
-    "caller_alone",
-    "defender_alone",
-    "tricks_won",
-    "renege",
-    "thrown_in",
-    "misdeal",
-    "outcome",
-    "points_a",
-    "points_b",
-]
-
-
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """A cell starting with one of these is run as a formula by spreadsheet programs (OWASP: CSV
 injection); a player's name must not be."""
@@ -105,28 +87,6 @@ def game_rows(games) -> list[dict]:
             "hands": game.hands_played,
         }
         for game in games
-    ]
-
-
-def hand_rows(hands) -> list[dict]:
-    return [
-        {
-            "game": hand.game_id,
-            "hand": hand.number,
-            "dealer_seat": hand.dealer_seat,
-            "makers": hand.makers,
-            "caller": hand.caller.name if hand.caller_id else "",
-            "caller_alone": int(hand.caller_alone),
-            "defender_alone": int(hand.defender_alone),
-            "tricks_won": "" if hand.tricks_won is None else hand.tricks_won,
-            "renege": hand.renege,
-            "thrown_in": int(hand.thrown_in),
-            "misdeal": int(hand.misdeal),
-            "outcome": hand.outcome,
-            "points_a": hand.points_a,
-            "points_b": hand.points_b,
-        }
-        for hand in hands
     ]
 
 

@@ -17,6 +17,7 @@ from league.manage import exports
 from league.manage.views import csv_response, form_error, workspace
 from scoring import services as scoring_services
 from scoring.access import game_for_organiser
+from scoring.manage import exports as hand_exports
 from scoring.manage.forms import PlayoffSpotsForm
 from scoring.models import Game, Hand
 from scoring.selectors import game_counting_hands, season_results_version, season_snapshot_get
@@ -189,5 +190,5 @@ def export_hands(request, pk: int):
         .select_related("caller")
         .order_by("game_id", "number")
     )
-    text = exports.csv_text(exports.HAND_COLUMNS, exports.hand_rows(hands))
+    text = exports.csv_text(hand_exports.HAND_COLUMNS, hand_exports.hand_rows(hands))
     return csv_response(f"season-{season.pk}-hands.csv", text)

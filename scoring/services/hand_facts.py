@@ -8,6 +8,7 @@ engine reads them, and the answer every hand write gives (:class:`HandResult`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from league.errors import DomainError
 from scoring.domain.engine import HandFacts, Side
@@ -15,7 +16,27 @@ from scoring.domain.hand_input import FACTS, HandInput
 from scoring.models import Game, Hand
 
 FACT_FIELDS = tuple("caller_id" if fact.name == "caller" else fact.name for fact in FACTS)
-"""The columns of a hand that hold its facts (:data:`~scoring.domain.hand_input.FACTS`)."""
+"""The attributes of a hand that hold its facts (:data:`~scoring.domain.hand_input.FACTS`),
+in their order."""
+
+
+def hand_facts_of(hand: Hand) -> dict[str, Any]:
+    """A stored hand's facts by their names in :data:`~scoring.domain.hand_input.FACTS` (the
+    caller by id)."""
+    return {fact.name: getattr(hand, name) for fact, name in zip(FACTS, FACT_FIELDS, strict=True)}
+
+
+def hand_picture(hand: Hand) -> dict[str, Any]:
+    """A hand's facts and points, as the audit trail shows them."""
+    return {
+        "game": hand.game_id,
+        "number": hand.number,
+        **hand_facts_of(hand),
+        "outcome": hand.outcome,
+        "points_a": hand.points_a,
+        "points_b": hand.points_b,
+        "status": hand.status,
+    }
 
 
 def hand_input_of(hand: Hand) -> HandInput:

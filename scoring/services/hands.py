@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from league.audit import actor_of, audit_record, hand_picture
+from league.audit import actor_of, audit_record
 from league.errors import ConflictError, DomainError
 from scoring.access import GameDoor
 from scoring.domain.engine import (
@@ -38,7 +38,7 @@ from scoring.services.game_state import (
     signed_in,
     stored_score,
 )
-from scoring.services.hand_facts import HandResult, engine_facts, hand_matches
+from scoring.services.hand_facts import HandResult, engine_facts, hand_matches, hand_picture
 
 
 def _replay(existing: Hand, game: Game, data: HandInput) -> HandResult:

@@ -40,6 +40,7 @@ def _picture(game, number, *, outcome, points_a, points_b, status, makers="A", t
         "renege": "",
         "thrown_in": False,
         "misdeal": False,
+        "ordered_up": None,
         "outcome": outcome,
         "points_a": points_a,
         "points_b": points_b,
