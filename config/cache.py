@@ -26,7 +26,7 @@ import time
 
 from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -38,26 +38,6 @@ UNREACHABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, Timeout
 _state_lock = threading.Lock()
 _down_until: dict[str, float] = {}  # per server list: skip Redis until this monotonic time
 _warned_at: dict[str, float] = {}
-
-
-class ReusedClientRedisCacheClient(RedisCacheClient):
-    """Django's Redis cache client, keeping one ``redis.Redis`` per connection pool.
-
-    Django wraps the pool in a new ``redis.Redis`` at every cache call, and each one builds its
-    table of about 170 response callbacks: a tenth of a millisecond of Python per call, on every
-    hand POST (the standings' coalescing ``add``). A ``redis.Redis`` is safe to share between
-    threads (it takes a connection from the pool for each command), so one per pool is kept."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._clients: dict[int, object] = {}
-
-    def get_client(self, key=None, *, write=False):
-        pool = self._get_connection_pool(write)
-        client = self._clients.get(id(pool))
-        if client is None:
-            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))
-        return client
 
 
 class FailSoftRedisCache(RedisCache):
@@ -76,7 +56,6 @@ class FailSoftRedisCache(RedisCache):
         self._warn_seconds = float(options.pop("WARN_SECONDS", 60))
         params["OPTIONS"] = options
         super().__init__(server, params)
-        self._class = ReusedClientRedisCacheClient
         self._name = ",".join(self._servers)
 
     # -- the guard ---------------------------------------------------------------------------

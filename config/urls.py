@@ -7,7 +7,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
-from config.health import healthz
+from config.health import healthz, readyz
 from league.api.routers import IdRouter
 from league.api.views import (
     LeagueViewSet,
@@ -76,6 +76,7 @@ urlpatterns = [
     ),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("t/", include("scoring.captain.urls")),
     path(
         "manage/",

@@ -255,6 +255,8 @@ def test_worker_commands():
         "--queues=celery",
         "--loglevel=INFO",
         "--concurrency=${CELERY_WORKER_CONCURRENCY:-2}",
+        "--without-gossip",
+        "--without-mingle",
     ]
     assert services["race-worker"]["command"] == [
         "nice",
@@ -267,6 +269,8 @@ def test_worker_commands():
         "--queues=race",
         "--loglevel=INFO",
         "--concurrency=${CELERY_RACE_CONCURRENCY:-1}",
+        "--without-gossip",
+        "--without-mingle",
     ]
     for name in WORKERS:
         assert services[name]["stop_grace_period"] == "60s", name
@@ -339,11 +343,14 @@ def test_health_checks():
     assert services["db"]["healthcheck"]["test"] == ["CMD-SHELL", "pg_isready -U euchre -d euchre"]
     assert services["redis"]["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
     assert services["web"]["healthcheck"]["test"] == ["CMD", "python", "-c", PROBE]
-    ping = "celery -A config inspect ping --destination celery@$$HOSTNAME --timeout 10 > /dev/null"
     for name in WORKERS:
-        assert services[name]["healthcheck"]["test"] == ["CMD-SHELL", ping], name
-    # The image's HTTP check does not apply to beat (it serves nothing) nor to the one-shot.
-    assert services["beat"]["healthcheck"] == {"disable": True}
+        assert services[name]["healthcheck"]["test"] == [
+            *("CMD", "python", "-m", "config.alive", "worker")
+        ], name
+    # The image's HTTP check does not apply to beat (it serves nothing): its heartbeat does.
+    assert services["beat"]["healthcheck"]["test"] == [
+        *("CMD", "python", "-m", "config.alive", "beat")
+    ]
     assert services["migrate"]["healthcheck"] == {"disable": True}
 
 
