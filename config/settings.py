@@ -157,6 +157,18 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker rides out a broker outage of any length: it retries forever (Celery's default gives up,
+# and the worker exits, after 100 tries), and a task running when the connection drops is
+# cancelled and redelivered (it is acknowledged late) rather than left unacknowledgeable.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# Heartbeats (config.celery): every worker and the beat set a key in Redis this often; /readyz
+# lists them. The beat ticks at least this often so that it beats on time.
+HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
+CELERY_BEAT_SCHEDULER = "config.celery:HeartbeatScheduler"
+CELERY_BEAT_MAX_LOOP_INTERVAL = HEARTBEAT_SECONDS
+READY_PENDING_SECONDS = float(os.environ.get("READY_PENDING_SECONDS", "120"))
+"""/readyz is 503 while a result change has waited longer than this for the standings."""
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
@@ -252,7 +264,7 @@ SPECTACULAR_SETTINGS = {
 # Security: secure defaults whenever DEBUG is off (manage.py check --deploy stays clean).
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
