@@ -105,14 +105,16 @@ def page_not_found(request, exception):
 
 
 def bad_request(request, exception):
-    """Django's 400 (a suspicious request Django refused before any view): JSON under ``/api/``;
-    a body over the size limit is a 413."""
-    from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+    """Django's 400 (a suspicious or bad request refused before any view): JSON under ``/api/``;
+    a body over the size limit is a 413. A ``BadRequest``'s message says what was wrong (e.g.
+    ``config.middleware``'s refusal of a NUL); a suspicious operation's is not shown."""
+    from django.core.exceptions import BadRequest, RequestDataTooBig, TooManyFieldsSent
 
     if _is_api(request):
         if isinstance(exception, (RequestDataTooBig, TooManyFieldsSent)):
             return _json_error("the request body is too large", "too_large", 413)
-        return _json_error("Bad request.", "bad_request", 400)
+        message = str(exception) if isinstance(exception, BadRequest) else ""
+        return _json_error(message or "Bad request.", "bad_request", 400)
     from django.views.defaults import bad_request as html_bad_request
 
     return html_bad_request(request, exception)

@@ -126,7 +126,10 @@ def _checked(fact: Fact, value: Any) -> Any:
         if value == "" and fact.nullable:
             return None
         if type(value) is not str or value not in SIDES:
-            shown = value if type(value) is str and len(value) <= 20 else "that"
+            # Echoed only if short and printable: the message is shown and sent as UTF-8, which
+            # a lone surrogate has no form in.
+            printable = type(value) is str and len(value) <= 20 and value.isprintable()
+            shown = value if printable else "that"
             raise DomainError(f'{fact.name}: "{shown}" is not a valid choice.', field=fact.name)
         return value
     if fact.kind == "bool":

@@ -65,6 +65,17 @@ def test_a_wrong_value_is_refused_naming_its_field(data, field, words):
     assert refused.value.message.startswith(f"{field}: ")
 
 
+@pytest.mark.parametrize("value", ["\ud800", "A\x00", "\x1b[2J", "A\udfff"])
+@pytest.mark.parametrize("field", ["makers", "renege"])
+def test_a_refusal_echoes_only_printable_text(field, value):
+    """The message is shown (and sent as UTF-8): a lone surrogate could not be written, and a NUL
+    or a terminal escape is no use to a captain."""
+    with pytest.raises(DomainError) as refused:
+        hand_input_parse({field: value})
+    assert refused.value.message == f'{field}: "that" is not a valid choice.'
+    refused.value.message.encode("utf-8")
+
+
 def test_a_form_writes_numbers_flags_and_nulls_as_text():
     form = {"makers": "B", "tricks_won": "4", "caller_alone": "on", "ordered_up": "", "number": "3"}
     entry, number = hand_input_parse(form, with_number=True)

@@ -16,6 +16,7 @@ from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -125,3 +126,103 @@ def test_nothing_a_client_sends_breaks_the_api(case, league, audience):
         headers["X-Captain-Token"] = league.captain_token
     REQUESTS[audience] += 1
     case.call_and_validate(headers=headers, checks=CHECKS)
+
+
+# --- NUL and lone surrogates -------------------------------------------------------------------
+
+NUL = "\x00"
+SURROGATES = st.sampled_from(["\ud800", "\udbff", "\udc00", "\udfff"])
+"""Lone surrogates: a JSON body's ``\\ud800`` escapes make them. Nothing else can carry one: a
+path, a query, a header or a form travels as bytes, and a lone surrogate has no UTF-8 form."""
+PARTS = ("path", "query", "header", "body")
+
+
+def _strings(value, at=()):
+    """The places in a JSON value where a string is (keys and values), as paths to them."""
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield (*at, ("key", key))
+            yield from _strings(child, (*at, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _strings(child, (*at, index))
+    elif isinstance(value, str):
+        yield at
+
+
+def _poisoned(value, place, character):
+    """``value`` with ``character`` put into the string at ``place``."""
+    if not place:
+        return f"{value}{character}"
+    step, rest = place[0], place[1:]
+    if isinstance(step, tuple):  # a key of this object
+        key = step[1]
+        return {(f"{name}{character}" if name == key else name): v for name, v in value.items()}
+    if isinstance(value, dict):
+        return {**value, step: _poisoned(value[step], rest, character)}
+    return [_poisoned(v, rest, character) if i == step else v for i, v in enumerate(value)]
+
+
+def poison(case, data, headers: dict) -> str:
+    """Put a NUL (or, into a JSON body, a lone surrogate) into one part of ``case`` or the
+    audience's ``headers``; the part it went into."""
+    parts = [part for part in PARTS if part != "path" or case.path_parameters]
+    if not (isinstance(case.body, (dict, list)) and "json" in (case.media_type or "")):
+        parts.remove("body")
+    part = data.draw(st.sampled_from(parts), label="part")
+    character = NUL
+    if part == "body":
+        character = data.draw(st.one_of(st.just(NUL), SURROGATES), label="character")
+        places = list(_strings(case.body))
+        if places:
+            place = data.draw(st.sampled_from(places), label="place")
+            case.body = _poisoned(case.body, place, character)
+        elif isinstance(case.body, dict):
+            case.body = {**case.body, "note": character}
+        else:
+            case.body = [*case.body, character]
+    elif part == "path":
+        name = data.draw(st.sampled_from(sorted(case.path_parameters)), label="parameter")
+        case.path_parameters[name] = f"{case.path_parameters[name]}{character}"
+    elif part == "query":
+        query = dict(case.query or {})
+        name = data.draw(st.sampled_from([*sorted(query), "note"]), label="parameter")
+        query[name] = f"{query.get(name, '')}{character}"
+        case.query = query
+    else:
+        names = sorted({*(case.headers or {}), *headers, "X-Note"})
+        name = data.draw(st.sampled_from(names), label="header")
+        value = headers.get(name, (case.headers or {}).get(name, ""))
+        headers[name] = f"{value}{character}"
+    return part
+
+
+@pytest.mark.parametrize("audience", ["anonymous", "organiser", "captain"])
+@schema.parametrize()
+@schema.given(data=st.data())
+@settings(
+    max_examples=MAX_EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+def test_a_nul_or_a_lone_surrogate_anywhere_is_refused(case, data, league, audience):
+    """Every operation, with a NUL in its path, query or headers, or a NUL or a lone surrogate in
+    its JSON body: refused (a path, query or header always with 400, before any view), never a
+    server error, and the refusal as the schema declares it."""
+    aim_at_the_league(case, league)
+    headers = {}
+    if audience == "organiser":
+        token, _ = Token.objects.get_or_create(user=league.organiser)
+        headers["Authorization"] = f"Token {token.key}"
+    elif audience == "captain":
+        headers["X-Captain-Token"] = league.captain_token
+    part = poison(case, data, headers)
+    REQUESTS[f"{audience} (poisoned)"] += 1
+    response = case.call(headers=headers)
+    case.validate_response(response, checks=CHECKS, headers=headers)
+    if part == "body":
+        assert 400 <= response.status_code < 500, (part, response.status_code)
+    else:
+        assert response.status_code == 400, (part, response.status_code, response.text[:200])
