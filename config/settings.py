@@ -318,8 +318,12 @@ LOGGING = {
     },
 }
 
-# How many wrong captain tokens one address may try per minute before it is slowed down.
+# How many wrong captain tokens may be tried per minute from one address, and (from any address)
+# beginning alike, before wrong ones are refused (429); a valid token never is (scoring.access).
 CAPTAIN_TOKEN_GUESSES_PER_MINUTE = os.environ.get("CAPTAIN_TOKEN_GUESSES_PER_MINUTE", "30/m")
+# Failed sign-ins (/manage/login/, /admin/login/) of one username from one address per window
+# before that pair waits (429 with Retry-After) until the window ends (league.access.login_wait).
+LOGIN_RATE = os.environ.get("LOGIN_RATE", "10/m")
 RATELIMIT_USE_CACHE = "default"
 # Behind a reverse proxy every request comes from the proxy's address: name the header that carries
 # the real client address (e.g. HTTP_X_REAL_IP, set by the proxy) so rate limits key on it.

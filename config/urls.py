@@ -17,6 +17,7 @@ from league.api.views import (
     TeamViewSet,
 )
 from league.manage import urls as league_workspace
+from league.manage.views import login_attempts_limited
 from scoring.api.public import SeasonPlayerStatsView
 from scoring.api.race import SeasonRaceView
 from scoring.api.views import (
@@ -74,6 +75,8 @@ urlpatterns = [
         ),
         name="api-redoc",
     ),
+    # The admin's sign-in, slowed down as the workspace's is (before the admin's own route).
+    path("admin/login/", login_attempts_limited(admin.site.login)),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),

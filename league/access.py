@@ -7,6 +7,7 @@ needs an organiser (owner or co-organiser) of the league the object belongs to, 
 import ipaddress
 
 from django.conf import settings
+from django_ratelimit.core import get_usage
 
 from league.errors import AccessDeniedError, NotFoundError
 from league.models import League, LeagueRole, Season
@@ -164,3 +165,53 @@ def client_address(group: str, request) -> str:
     if address.version == 6:
         return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
     return str(address)
+
+
+# --- Rate limits (django-ratelimit's fixed windows, counted in the default cache) ---
+
+
+UNREAD_WINDOW_SECONDS = 60
+"""The wait given when a limit's window could not be read (the cache failed, so django-ratelimit
+refuses without a count): a minute, the windows' length unless a rate setting says otherwise."""
+
+
+def retry_after(usage: dict) -> int:
+    """The whole seconds until a new window of a django-ratelimit ``get_usage`` answer starts: an
+    answer's ``Retry-After``. (``time_left`` counts to the window's last second, which still
+    belongs to it: the next one starts a second later.)"""
+    left = usage["time_left"]
+    return left + 1 if left >= 0 else UNREAD_WINDOW_SECONDS
+
+
+LOGIN_GROUP = "login-failures"
+"""The django-ratelimit group of failed sign-ins (the workspace's and the admin's)."""
+
+
+def _login_rate(group: str, request) -> str:
+    return settings.LOGIN_RATE
+
+
+def _login_pair(username: str):
+    """The rate-limit key of one username from one client address (``client_address``)."""
+
+    def key(group: str, request) -> str:
+        return f"{client_address(group, request)} {username}"
+
+    return key
+
+
+def login_wait(request, *, username: str) -> int | None:
+    """Seconds this client address must wait before trying ``username`` again (the answer's
+    ``Retry-After``), or ``None`` if it may try now: ``settings.LOGIN_RATE`` failed attempts of a
+    username-and-address pair fill a window, and the count starts again when it ends."""
+    usage = get_usage(request, group=LOGIN_GROUP, key=_login_pair(username), rate=_login_rate)
+    if usage is None or usage["count"] < usage["limit"]:
+        return None
+    return retry_after(usage)
+
+
+def login_failed(request, *, username: str) -> None:
+    """Count one failed attempt to sign in as ``username`` from this client address."""
+    get_usage(
+        request, group=LOGIN_GROUP, key=_login_pair(username), rate=_login_rate, increment=True
+    )

@@ -1,9 +1,19 @@
 """The audited doors to games: the only ways code gets a game a caller may score.
 
-*Captain-token guesses*: a wrong captain token, from a ``/t/<token>/`` link or an API
-``X-Captain-Token`` header, counts against one limit per client address
-(``CAPTAIN_TOKEN_GUESSES_PER_MINUTE``, one django-ratelimit group for both doors); past it, every
-token from that address is refused (429) until the minute is over.
+*Captain-token guesses*: a captain token, from a ``/t/<token>/`` link or an API
+``X-Captain-Token`` header, is looked up first; only a *wrong* one (no game has it) is a guess.
+Guesses count against two limits (``CAPTAIN_TOKEN_GUESSES_PER_MINUTE`` each, django-ratelimit
+groups shared by both doors): one per client address, and one per token start (its first
+:data:`GUESS_PREFIX_LENGTH` characters, from any address: someone who saw the start of a table's
+link and tries endings from many addresses). Past either, a wrong token is answered 429 with
+``Retry-After`` instead of 404 (:func:`captain_guess_refused`).
+
+A valid token is never counted and never refused: one phone's typos on a bar's Wi-Fi must not
+lock out the captains behind the same address. What a guesser learns is no more than a 404 says:
+the 429 is the same answer whichever limit gave it, and valid tokens leave the counts alone, so
+the counts cannot tell anyone that a right token was sent from their address or with their start.
+A refusal is no defence of the token itself, which is 128 random bits (``new_captain_token``);
+the limits keep a guesser's traffic a stream of cheap refusals.
 """
 
 import functools
@@ -12,9 +22,14 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connection
 from django.db.models import OuterRef, QuerySet
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import get_usage
 
-from league.access import client_address, is_organiser_given_role, organiser_role_exists
+from league.access import (
+    client_address,
+    is_organiser_given_role,
+    organiser_role_exists,
+    retry_after,
+)
 from league.errors import AccessDeniedError, NotFoundError
 from league.models import MAX_ID, LeagueRole, Rulebook, Season
 from scoring.models import Game
@@ -41,22 +56,39 @@ def _one(games: QuerySet[Game]) -> Game | None:
 
 
 CAPTAIN_GUESS_GROUP = "captain-token-guess"
+"""The django-ratelimit group of wrong captain tokens per client address."""
+CAPTAIN_GUESS_PREFIX_GROUP = "captain-token-guess-prefix"
+"""The django-ratelimit group of wrong captain tokens per token start, from any address."""
+GUESS_PREFIX_LENGTH = 8
+"""How many of a token's first characters make its start: 48 of a token's 128 bits, so two
+tables' tokens (or a random guess and a table's token) share one about once in 2^48 draws."""
 
 
 def _guess_rate(group: str, request) -> str:
     return settings.CAPTAIN_TOKEN_GUESSES_PER_MINUTE
 
 
-def captain_guesses_exceeded(request, *, increment: bool) -> bool:
-    """Has this address tried too many wrong captain tokens this minute? ``increment`` counts one
-    more wrong token first."""
-    return is_ratelimited(
-        request,
-        group=CAPTAIN_GUESS_GROUP,
-        key=client_address,
-        rate=_guess_rate,
-        increment=increment,
-    )
+def _token_start(token: str):
+    def key(group: str, request) -> str:
+        return token[:GUESS_PREFIX_LENGTH]
+
+    return key
+
+
+def captain_guess_refused(request, *, token: str) -> int | None:
+    """Count ``token``, a captain token no game has, as one more wrong guess from this client
+    address and with this start; the seconds to wait (``Retry-After``) if either count is now over
+    the limit (the answer is then 429, not 404), else ``None``. Call it only once the door found no
+    game for ``token``."""
+    waits = []
+    for group, key in (
+        (CAPTAIN_GUESS_GROUP, client_address),
+        (CAPTAIN_GUESS_PREFIX_GROUP, _token_start(token)),
+    ):
+        usage = get_usage(request, group=group, key=key, rate=_guess_rate, increment=True)
+        if usage is not None and usage["should_limit"]:
+            waits.append(retry_after(usage))
+    return max(waits, default=None)
 
 
 @functools.cache

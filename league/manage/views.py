@@ -20,9 +20,9 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
-from django_ratelimit.core import is_ratelimited
 
 from league import access, services
 from league.domain.rules import PRESETS, preset_rulebook
@@ -43,9 +43,6 @@ from league.forms import (
 )
 from league.manage import exports
 from league.models import Season
-
-LOGIN_RATE = "10/m"
-"""Login attempts per minute, per address and per username, before the form refuses (429)."""
 
 
 def workspace(view):
@@ -73,20 +70,37 @@ def form_error(form, error: DomainError) -> None:
 # --- Accounts ---
 
 
+def login_attempts_limited(view):
+    """A sign-in view (the workspace's, the admin's) slowed down for an attacker without locking
+    the real user out: a failed attempt (the form shown again, not a redirect) counts against its
+    username-and-address pair (``league.access.login_wait``, ``settings.LOGIN_RATE``); past the
+    limit that pair is answered 429 with ``Retry-After`` until its window ends, when the count
+    starts again. The same username from another address, or another from this one, is not."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method != "POST":
+            return view(request, *args, **kwargs)
+        username = request.POST.get("username", "")
+        wait = access.login_wait(request, username=username)
+        if wait is not None:
+            context = {"wait": wait}
+            response = render(request, "registration/too_many_attempts.html", context, status=429)
+            response["Retry-After"] = str(wait)
+            return response
+        response = view(request, *args, **kwargs)
+        if response.status_code != 302:
+            access.login_failed(request, username=username)
+        return response
+
+    return wrapper
+
+
+@method_decorator(login_attempts_limited, name="dispatch")
 class LoginView(auth_views.LoginView):
-    """Django's login, slowed down: ``LOGIN_RATE`` tries per address and per username."""
+    """Django's login, slowed down per username and address (:func:`login_attempts_limited`)."""
 
     template_name = "registration/login.html"
-
-    def post(self, request, *args, **kwargs):
-        limited = [
-            is_ratelimited(request, group="manage-login", key=key, rate=LOGIN_RATE, increment=True)
-            for key in (access.client_address, "post:username")
-        ]
-        if any(limited):
-            context = {"form": self.get_form_class()(request), "too_many": True}
-            return render(request, self.template_name, context, status=429)
-        return super().post(request, *args, **kwargs)
 
 
 class LogoutView(auth_views.LogoutView):

@@ -28,7 +28,7 @@ from scoring.access import (
     OTHER_GAME,
     OTHER_GAME_CODE,
     GameDoor,
-    captain_guesses_exceeded,
+    captain_guess_refused,
     game_for_captain,
     game_for_organiser,
 )
@@ -57,9 +57,12 @@ NUMBER_REQUIRED = (
 )
 
 
-def too_many_guesses() -> Throttled:
-    """429: DRF adds "Expected available in 60 seconds." and the Retry-After header."""
-    return Throttled(wait=60, detail="too many wrong captain tokens from this address.")
+TOO_MANY_GUESSES = "too many wrong captain tokens from this address or like this one."
+
+
+def too_many_guesses(wait: int) -> Throttled:
+    """429: DRF adds "Expected available in N seconds." and the ``Retry-After`` header."""
+    return Throttled(wait=wait, detail=TOO_MANY_GUESSES)
 
 
 class GameFilter(django_filters.FilterSet):
@@ -71,30 +74,26 @@ class GameFilter(django_filters.FilterSet):
 
 def scoring_door(request, pk) -> tuple[GameDoor, str]:
     """The door a request scores game ``pk`` by, and how it gets in: as its captain (the
-    ``X-Captain-Token`` header) or as an organiser (session or token auth). A wrong captain
-    token counts against the same per-address limit as a wrong ``/t/`` link
-    (``scoring.access.captain_guesses_exceeded``); past it the answer is 429."""
+    ``X-Captain-Token`` header) or as an organiser (session or token auth)."""
     token = request.headers.get("X-Captain-Token")
     if not token:
         return GameDoor(pk=pk, user=request.user), Hand.Source.API
-    if captain_guesses_exceeded(request, increment=False):
-        raise too_many_guesses()
     return GameDoor(pk=pk, captain_token=token), Hand.Source.CAPTAIN
 
 
 @contextmanager
 def counting_wrong_tokens(request, source: str):
-    """A door that finds no game for a captain token counts one more wrong guess (429 past the
-    limit)."""
+    """A door that finds no game for a captain token counts a wrong guess, as a wrong ``/t/``
+    link does (``scoring.access.captain_guess_refused``): 404, or 429 past the limits. Decided
+    after the token was looked up, so a valid token is never refused."""
     try:
         yield
     except NotFoundError as error:
-        if (
-            source == Hand.Source.CAPTAIN
-            and error.code != OTHER_GAME_CODE
-            and captain_guesses_exceeded(request, increment=True)
-        ):
-            raise too_many_guesses() from None
+        if source == Hand.Source.CAPTAIN and error.code != OTHER_GAME_CODE:
+            token = request.headers.get("X-Captain-Token", "")
+            wait = captain_guess_refused(request, token=token)
+            if wait is not None:
+                raise too_many_guesses(wait) from None
         raise
 
 

@@ -2,9 +2,10 @@
 
 Every view goes through :func:`captain_door`, the one way in: it finds the game by its captain
 token (``scoring.access.game_for_captain``), answers a wrong or revoked token with a friendly 404
-page, slows down an address that keeps guessing (``CAPTAIN_TOKEN_GUESSES_PER_MINUTE`` wrong tokens
-per minute, then 429 for every token until the minute is over), and marks every answer
-``noindex`` and uncacheable, since the token in the address is the key to the game.
+page, or with a 429 page and ``Retry-After`` once wrong tokens from this address (or beginning
+like this one) are over their limit (``scoring.access.captain_guess_refused``; a valid token is
+never refused), and marks every answer ``noindex`` and uncacheable, since the token in the
+address is the key to the game.
 
 The forms work as plain posts (redirect-after-post back to the score card with a message). With
 ``captain.js`` they are posted by ``fetch`` with the ``HX-Request`` header and the answer is the
@@ -36,7 +37,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from league.errors import ConflictError, DomainError, NotFoundError
 from scoring import services
-from scoring.access import captain_guesses_exceeded, game_for_captain
+from scoring.access import captain_guess_refused, game_for_captain
 from scoring.captain.card import card_context, hand_label
 from scoring.captain.forms import (
     CorrectionForm,
@@ -50,7 +51,6 @@ from scoring.models import Game, Hand
 from scoring.selectors import game_counting_hands, one_moment
 
 ROBOTS = "noindex, nofollow"
-_too_many_guesses = captain_guesses_exceeded
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -60,18 +60,23 @@ def _private(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _link_problem(request, *, status: int, message: str = "") -> HttpResponse:
-    context = {"too_many": status == 429, "message": message}
-    return render(request, "captain/invalid_link.html", context, status=status)
+def _link_problem(request, *, message: str = "", wait: int | None = None) -> HttpResponse:
+    """The friendly page of a link that opens no game: 404, or 429 (with ``Retry-After``) once
+    ``wait`` says wrong links must wait."""
+    context = {"too_many": wait is not None, "message": message, "wait": wait}
+    status = 404 if wait is None else 429
+    response = render(request, "captain/invalid_link.html", context, status=status)
+    if wait is not None:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 def captain_door(view):
-    """Resolve ``token`` to its game (or a friendly 404 / 429 page) and mark the answer private."""
+    """Resolve ``token`` to its game (or a friendly 404 / 429 page) and mark the answer private.
+    Whether a wrong token must wait is decided after it was looked up: a valid one never waits."""
 
     @wraps(view)
     def wrapper(request, token: str, *args, **kwargs):
-        if _too_many_guesses(request, increment=False):
-            return _private(_link_problem(request, status=429))
         # A page is read at one moment (the game's row and its hands agree); a write takes its
         # own transaction and shows the card it leaves from a fresh read (``_fresh``).
         reading = one_moment() if request.method in ("GET", "HEAD") else nullcontext()
@@ -79,9 +84,8 @@ def captain_door(view):
             try:
                 game = game_for_captain(token=token)
             except NotFoundError as error:
-                if _too_many_guesses(request, increment=True):
-                    return _private(_link_problem(request, status=429))
-                return _private(_link_problem(request, status=404, message=error.message))
+                wait = captain_guess_refused(request, token=token)
+                return _private(_link_problem(request, message=error.message, wait=wait))
             return _private(view(request, game, *args, **kwargs))
 
     return wrapper

@@ -189,7 +189,9 @@ def test_a_night_goes_on_while_redis_hangs_and_standings_catch_up(
             lambda: client.get("/t/guess-3/", REMOTE_ADDR=address)
         )
         assert limited.status_code == 429
-        assert client.get(card, REMOTE_ADDR=address).status_code == 429
+        assert int(limited["Retry-After"]) >= 1
+        # Only wrong links wait: the table's own link still opens from that address.
+        assert client.get(card, REMOTE_ADDR=address).status_code == 200
     finally:
         server.send_signal(signal.SIGCONT)
 

@@ -371,9 +371,21 @@ def test_wrong_guesses_are_rate_limited_per_address(client, make_game, settings,
     assert over.status_code == 429
     assert "Too many wrong links" in text(over)
     assert over["X-Robots-Tag"] == "noindex, nofollow"
-    # Over the limit, the address may not try any token until the minute is over.
-    assert client.get(card_url(game), REMOTE_ADDR=address).status_code == 429
+    wait = int(over["Retry-After"])
+    assert 1 <= wait <= 60
+    assert f"Wait {wait} second" in text(over)
+    assert client.post("/t/guess-4/hands/", {"key": "k"}, REMOTE_ADDR=address).status_code == 429
+    # Over the limit, only wrong links wait: the table's own link still opens and scores from
+    # the same address (one bar's Wi-Fi), as from any other.
+    assert client.get(card_url(game), REMOTE_ADDR=address).status_code == 200
     assert client.get(card_url(game), REMOTE_ADDR=other_address).status_code == 200
+    posted = client.post(
+        f"{card_url(game)}hands/",
+        {"key": "k1", "number": 1, "caller": game.seat_0_id, "tricks_won": 3},
+        REMOTE_ADDR=address,
+    )
+    assert posted.status_code == 303
+    assert game.hands.count() == 1
 
 
 def test_the_qr_code_is_an_svg_made_here(client, make_game):
