@@ -77,5 +77,7 @@ HEALTHCHECK --interval=30s --timeout=6s --start-period=30s --retries=3 \
 # 60-230 ms at a million hands) would hold up every table's hand entry; four keep it moving.
 # gthread gave a worse p99 (2 x 2 on one machine: 106 ms against 67; 2 x 4 on another: 81 ms
 # against 53-72 for four sync workers), for throughput from less to 14% more: threads of one
-# process share the GIL on CPU-bound requests. Slow clients are the TLS proxy's to buffer.
+# process share the GIL on CPU-bound requests. Slow clients are the TLS proxy's to buffer. (These
+# figures were measured on the hand path before it was rewritten on public APIs only; it now
+# costs about four times the CPU per POST, which makes the choice of sync workers firmer.)
 CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--worker-tmp-dir", "/dev/shm", "--timeout", "30", "--graceful-timeout", "30", "--max-requests", "1000", "--max-requests-jitter", "100", "--access-logfile", "-", "--error-logfile", "-"]
