@@ -17,7 +17,7 @@ from league.api.views import (
     TeamViewSet,
 )
 from league.manage import urls as league_workspace
-from league.manage.views import login_attempts_limited
+from league.manage.views import login_attempts_limited, public_nights_ical
 from scoring.api.public import SeasonPlayerStatsView
 from scoring.api.race import SeasonRaceView
 from scoring.api.views import (
@@ -85,6 +85,8 @@ urlpatterns = [
         "manage/",
         include((league_workspace.urlpatterns + scoring_workspace.urlpatterns, "manage")),
     ),
+    # Public, so a calendar app subscribes without signing in (the workspace's copy is not).
+    path("seasons/<int:pk>/nights.ics", public_nights_ical, name="season-nights-ical"),
     path("", include("tournaments.urls")),
     path("", include("scoring.public.urls")),
 ]

@@ -388,13 +388,8 @@ def nights(request, pk: int):
     return render(request, "manage/nights.html", context, status=400 if form.errors else 200)
 
 
-def nights_ical(request, pk: int):
-    """The season's nights as a calendar feed: public, like the nights themselves, so a calendar
-    app can subscribe without signing in."""
-    try:
-        season = access.season_for_public(pk=pk)
-    except NotFoundError as error:
-        raise Http404(error.message) from None
+def _nights_calendar(request, season) -> HttpResponse:
+    """A season's nights as an iCalendar file (the one implementation of both feeds)."""
     body = exports.nights_ical(
         calendar_name=f"{season.league.name} – {season.name}",
         uid_domain=request.get_host().split(":")[0] or "euchre",
@@ -404,6 +399,24 @@ def nights_ical(request, pk: int):
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="season-{season.pk}-nights.ics"'
     return response
+
+
+@workspace
+def nights_ical(request, pk: int):
+    """The season's nights as a calendar file, for its league's organisers, like every export
+    of the workspace."""
+    return _nights_calendar(request, access.season_for_organiser(user=request.user, pk=pk))
+
+
+def public_nights_ical(request, pk: int):
+    """The season's nights as a calendar feed at ``/seasons/<id>/nights.ics``, outside the
+    workspace: public, like the nights themselves, so a calendar app can subscribe without
+    signing in."""
+    try:
+        season = access.season_for_public(pk=pk)
+    except NotFoundError as error:
+        raise Http404(error.message) from None
+    return _nights_calendar(request, season)
 
 
 # --- The season's dashboard, disputes, the audit trail, exports ---

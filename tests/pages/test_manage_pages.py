@@ -247,10 +247,18 @@ def test_exports(client, league):
     assert {ranks["Bob"], ranks["Dave"]} == {"3", "4"}
 
 
-def test_the_nights_feed_is_icalendar(db):
+def test_the_nights_feed_is_icalendar(db, organiser):
     season = SeasonFactory(name="Winter, 2026", league__name="Rosie's; Tuesdays")
     night = NightFactory(season=season, date=datetime.date(2026, 1, 13), venue="Back room")
-    response = Client().get(reverse("manage:nights-ical", args=[season.pk]))
+    # Public at /seasons/<id>/nights.ics, so a calendar app subscribes without signing in; the
+    # workspace's copy is its league's organisers' only.
+    response = Client().get(reverse("season-nights-ical", args=[season.pk]))
+    assert response.status_code == 200
+    assert Client().get(reverse("manage:nights-ical", args=[season.pk])).status_code == 302
+    stranger = Client()
+    stranger.force_login(organiser)  # an organiser of another league
+    assert stranger.get(reverse("manage:nights-ical", args=[season.pk])).status_code == 403
+    assert Client().get(reverse("season-nights-ical", args=[season.pk + 1])).status_code == 404
     assert response["Content-Type"] == "text/calendar; charset=utf-8"
     body = response.content.decode()
     lines = body.split("\r\n")

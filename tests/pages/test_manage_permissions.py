@@ -153,7 +153,7 @@ def _endpoints(w: World):
         "standings.csv": (url("manage:export-standings", args=[season]), None, ORGANISERS),
         "games.csv": (url("manage:export-games", args=[season]), None, ORGANISERS),
         "hands.csv": (url("manage:export-hands", args=[season]), None, ORGANISERS),
-        "nights.ics": (url("manage:nights-ical", args=[season]), None, EVERYONE),
+        "nights.ics": (url("manage:nights-ical", args=[season]), None, ORGANISERS),
         # Writes
         "create league": (url("manage:league-new"), {"name": "Rival league"}, SIGNED_IN),
         "invite": (url("manage:league-invite", args=[league]), {"email": "c@example.com"}, OWNERS),

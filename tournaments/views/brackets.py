@@ -32,7 +32,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST
 
-from league.access import is_league_organiser
+from league.access import is_league_organiser, season_for_organiser
 from league.errors import AccessDeniedError, DomainError, NotFoundError
 from league.forms import form_id, whole_number
 from league.models import Season
@@ -377,15 +377,28 @@ def _form_options(data) -> tuple[dict, object]:
     }, number
 
 
+def _chosen_season(request) -> Season | None:
+    """The season a bracket form names (``?season=`` or its field), through the league's door:
+    404 for no such season, 403 for another league's; ``None`` if it names none."""
+    chosen = (request.POST or request.GET).get("season", "")
+    if not chosen:
+        return None
+    try:
+        return season_for_organiser(user=request.user, pk=form_id(chosen) or 0)
+    except NotFoundError as error:
+        raise Http404(error.message) from error
+    except AccessDeniedError as error:
+        raise PermissionDenied(error.message) from error
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage_bracket_new(request) -> HttpResponse:
     """Build a bracket: pick the season, the kind and its options, and seed it from the
     standings (the top N) or by hand (a seed number beside each team)."""
     seasons = list(_organised_seasons(request.user))
-    season = next(
-        (s for s in seasons if str(s.pk) == (request.POST or request.GET).get("season", "")), None
-    )
+    chosen = _chosen_season(request)
+    season = next((s for s in seasons if chosen is not None and s.pk == chosen.pk), None)
     context = {
         "seasons": seasons,
         "season": season,
