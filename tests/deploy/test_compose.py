@@ -1,9 +1,10 @@
 """The production packaging, checked without a Docker engine.
 
 docker-compose.yml is validated against the Compose Specification JSON schema (vendored, see
-README.md beside this file) and held to what the deployment promises: the seven services, one beat,
-migrations before anything runs, health checks, no committed secret. The Dockerfile is parsed as
-text: a non-root USER, gunicorn as the command, a /healthz health check.
+README.md beside this file) and held to what the deployment promises: the eight services, one
+beat, migrations before anything runs, scheduled backups, health checks, no committed secret.
+The Dockerfile is parsed as text: a non-root USER, gunicorn as the command, a /healthz health
+check.
 """
 
 import copy
@@ -27,11 +28,13 @@ DOCKERIGNORE = ROOT / ".dockerignore"
 ENV_EXAMPLE = ROOT / ".env.example"
 SETTINGS = ROOT / "config" / "settings.py"
 
-SERVICES = {"db", "redis", "migrate", "web", "worker", "race-worker", "beat"}
+SERVICES = {"db", "redis", "migrate", "web", "worker", "race-worker", "beat", "backup"}
 APP_SERVICES = ("migrate", "web", "worker", "race-worker", "beat")
-LONG_RUNNING = ("db", "redis", "web", "worker", "race-worker", "beat")
+LONG_RUNNING = ("db", "redis", "web", "worker", "race-worker", "beat", "backup")
 WORKERS = ("worker", "race-worker")
 HEALTHY = {"condition": "service_healthy"}
+BACKUP_SCRIPT = "/usr/local/bin/pg-backup"
+BACKUP_CHECK = ["CMD", "sh", BACKUP_SCRIPT, "check"]
 MIGRATED = {"condition": "service_completed_successfully"}
 GUNICORN = [
     "gunicorn",
@@ -352,6 +355,8 @@ def test_health_checks():
         *("CMD", "python", "-m", "config.alive", "beat")
     ]
     assert services["migrate"]["healthcheck"] == {"disable": True}
+    # The backup is healthy while its newest dump is recent (scripts/pg-backup check).
+    assert services["backup"]["healthcheck"]["test"] == BACKUP_CHECK
 
 
 def test_dockerfile_healthcheck_probes_healthz_like_compose():
@@ -445,8 +450,49 @@ def test_db_and_redis():
     assert redis["image"] == "redis:7"
     assert redis["command"] == ["redis-server", "--appendonly", "yes"]
     assert redis["volumes"] == ["redisdata:/data"]
-    assert set(compose["volumes"]) == {"pgdata", "redisdata"}
+    assert set(compose["volumes"]) == {"pgdata", "redisdata", "backups"}
     assert "ports" not in db and "ports" not in redis
+
+
+def test_backup_dumps_the_apps_database_on_a_schedule_and_keeps_the_newest():
+    """The backup service runs scripts/pg-backup in the database's own image (so pg_dump is the
+    server's version), as the app's role on the app's database, into a volume of its own, every
+    BACKUP_INTERVAL seconds keeping BACKUP_KEEP dumps (both documented in .env.example)."""
+    compose = load_compose()
+    services = compose["services"]
+    backup, db = services["backup"], services["db"]
+    assert backup["image"] == db["image"] == "postgres:16"
+    assert backup["command"] == ["sh", BACKUP_SCRIPT, "loop"]
+    assert backup["volumes"] == [f"./scripts/pg-backup:{BACKUP_SCRIPT}:ro", "backups:/backups"]
+    assert (ROOT / "scripts" / "pg-backup").is_file()
+    assert backup["init"] is True
+    assert backup["depends_on"] == {"db": HEALTHY}
+    env = backup["environment"]
+    assert env == {
+        "PGHOST": "db",
+        "PGPORT": "5432",
+        "PGUSER": "euchre",
+        "PGDATABASE": "euchre",
+        "PGPASSWORD": "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD}",
+        "BACKUP_DIR": "/backups",
+        "BACKUP_INTERVAL": "${BACKUP_INTERVAL:-86400}",
+        "BACKUP_KEEP": "${BACKUP_KEEP:-14}",
+    }
+    # The database the app writes, reached as the app reaches it.
+    app_database = (
+        f"postgres://{env['PGUSER']}:{env['PGPASSWORD']}@{env['PGHOST']}:{env['PGPORT']}"
+        f"/{env['PGDATABASE']}"
+    )
+    assert services["web"]["environment"]["DATABASE_URL"] == app_database
+    assert (db["environment"]["POSTGRES_USER"], db["environment"]["POSTGRES_DB"]) == (
+        env["PGUSER"],
+        env["PGDATABASE"],
+    )
+    assert "backups" in compose["volumes"]
+    active, _ = env_example()
+    assert (active["BACKUP_INTERVAL"], active["BACKUP_KEEP"]) == ("86400", "14")
+    # The backup serves nothing and runs no app code: not the app's image, no app environment.
+    assert "build" not in backup and "ports" not in backup and "DATABASE_URL" not in env
 
 
 SECRET_NAME = re.compile(r"SECRET|PASSWORD|PASSWD|_TOKEN$|API_KEY|PRIVATE_KEY")
