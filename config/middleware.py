@@ -13,6 +13,7 @@ from urllib.parse import unquote
 
 from django.core.exceptions import BadRequest
 
+from league.api.errors import bad_request
 from league.api.parsers import is_storable
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -43,8 +44,10 @@ def unstorable_part(request) -> str | None:
 
 
 class RefuseUnstorableCharacters:
-    """400 (``handler400``: the API's error shape under ``/api/``) for a request with a NUL or a
-    lone surrogate anywhere but in an API body (:func:`unstorable_part`)."""
+    """400 for a request with a NUL or a lone surrogate anywhere but in an API body
+    (:func:`unstorable_part`), answered by the site's 400 handler (the API's error shape under
+    ``/api/``). Answered, not raised: junk is no error of the service, so it is logged as any 4xx
+    (one warning line from ``django.request``), with no traceback, and with ``DEBUG`` on too."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -52,5 +55,6 @@ class RefuseUnstorableCharacters:
     def __call__(self, request):
         part = unstorable_part(request)
         if part is not None:
-            raise BadRequest(f"the request's {part} holds a NUL character or a lone surrogate")
+            refusal = BadRequest(f"the request's {part} holds a NUL character or a lone surrogate")
+            return bad_request(request, refusal)
         return self.get_response(request)
