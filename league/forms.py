@@ -157,6 +157,8 @@ class RosterImportForm(forms.Form):
         except UnicodeDecodeError:
             message = "the file is not UTF-8 text (save it as CSV UTF-8)"
             raise forms.ValidationError(message) from None
+        if "\x00" in text:  # no text column may hold one (PostgreSQL refuses it)
+            raise forms.ValidationError("the file holds a NUL character: save it as CSV text")
         reader = csv.DictReader(io.StringIO(text, newline=""))
         headers = [(name or "").strip().lower() for name in reader.fieldnames or []]
         if "name" not in headers:

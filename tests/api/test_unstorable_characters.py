@@ -10,9 +10,10 @@ requests gave were PostgreSQL's; a lone surrogate echoed in an answer failed on 
 import json
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from league.models import AuditEntry, League
+from league.models import AuditEntry, League, Player
 from scoring.models import Hand
 from tests.factories import SeasonFactory, TeamFactory
 from tournaments.services.brackets import bracket_create
@@ -151,3 +152,18 @@ def test_a_nul_in_a_page_form_is_refused_and_writes_nothing(organiser_client, or
     response = organiser_client.post(f"/manage/leagues/{league.pk}/players/", {"name": f"Zed{NUL}"})
     refused(response, api=False)
     assert AuditEntry.objects.count() == before
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"name,email\nZ\x00ed,\n", b"name,email\nZ\xed\xa0\x80ed,\n"],
+    ids=["nul", "surrogate-bytes"],
+)
+def test_an_uploaded_roster_with_a_bad_character_is_refused(organiser_client, league, content):
+    """A file is a body too: the roster CSV's text is read by its form, which says what is wrong."""
+    upload = SimpleUploadedFile("roster.csv", content, "text/csv")
+    response = organiser_client.post(
+        f"/manage/leagues/{league.pk}/players/import/", {"file": upload}
+    )
+    assert response.status_code == 400
+    assert not Player.objects.exists()
