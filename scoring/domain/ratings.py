@@ -199,17 +199,23 @@ def rate_sides(
             ranks, outcome_a, outcome_b = [1, 2], 0, 1
         else:
             ranks, outcome_a, outcome_b = [2, 1], 1, 0
-        teams = [[ratings[p] for p in side_a], [ratings[p] for p in side_b]]
         if fast and len(side_a) == 2 and len(side_b) == 2:
-            rated_a, rated_b = _plackett_luce(teams, ranks, tau_squared, beta_squared, kappa)
-        else:
-            rated = model.rate(
-                [[model.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams],
-                ranks=ranks,
-            )
-            rated_a, rated_b = ([(r.mu, r.sigma) for r in team] for team in rated)
-        for players, rated, outcome in ((side_a, rated_a, outcome_a), (side_b, rated_b, outcome_b)):
-            for player, rating in zip(players, rated, strict=True):
+            _plackett_luce_pairs(ratings, side_a, side_b, ranks, tau_squared, beta_squared, kappa)
+            for players, outcome in ((side_a, outcome_a), (side_b, outcome_b)):
+                for player in players:
+                    results[player][outcome] += 1
+            continue
+        teams = [[ratings[p] for p in side_a], [ratings[p] for p in side_b]]
+        rated = model.rate(
+            [[model.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams],
+            ranks=ranks,
+        )
+        rated_a, rated_b = ([(r.mu, r.sigma) for r in team] for team in rated)
+        for players, rated_side, outcome in (
+            (side_a, rated_a, outcome_a),
+            (side_b, rated_b, outcome_b),
+        ):
+            for player, rating in zip(players, rated_side, strict=True):
                 ratings[player] = rating
                 results[player][outcome] += 1
 
@@ -236,33 +242,42 @@ def rating_rows(state: RatingState, settings: RatingSettings) -> tuple[PlayerRat
     return tuple(sorted(rows, key=lambda row: (-row.ordinal, row.player_id)))
 
 
-def _plackett_luce(
-    teams: list[list[tuple[float, float]]],
+def _plackett_luce_pairs(
+    ratings: dict[int, tuple[float, float]],
+    side_a: tuple[int, ...],
+    side_b: tuple[int, ...],
     ranks: list[int],
     tau_squared: float,
     beta_squared: float,
     kappa: float,
-) -> list[list[tuple[float, float]]]:
-    """openskill's ``PlackettLuce.rate(teams, ranks=ranks)`` for two teams, with its default
-    options (no weights, scores, balance or sigma limit), on plain ``(mu, sigma)`` pairs: the
-    same arithmetic in the same order, so the same floats to the last bit
-    (``tests/domain/test_ratings.py`` compares them over random seasons), without the library's
-    checks, copies and loops over any number of teams, which cost most of a large season's
-    rating time. ``ranks`` is ``[1, 2]``, ``[2, 1]`` or ``[1, 1]`` (a draw)."""
-    corrected = [
-        [(mu, math.sqrt(sigma * sigma + tau_squared)) for mu, sigma in team] for team in teams
-    ]
+) -> None:
+    """openskill's ``PlackettLuce.rate(teams, ranks=ranks)`` for two teams of two, with its
+    default options (no weights, scores, balance or sigma limit), on plain ``(mu, sigma)``
+    pairs, written into ``ratings``: the same arithmetic in the same order, so the same floats
+    to the last bit (``tests/domain/test_ratings.py`` compares them over random seasons),
+    without the library's checks, copies and loops over any number of teams and players, which
+    cost most of a large season's rating time (a hundred thousand games in a recompute from
+    scratch). ``ranks`` is ``[1, 2]``, ``[2, 1]`` or ``[1, 1]`` (a draw)."""
+    sqrt = math.sqrt
     # openskill sorts the teams by rank (stably) and rates them in that order.
     swapped = ranks[0] > ranks[1]
-    first, second = (corrected[1], corrected[0]) if swapped else (corrected[0], corrected[1])
-    (mu_1a, sigma_1a), (mu_1b, sigma_1b) = first
-    (mu_2a, sigma_2a), (mu_2b, sigma_2b) = second
+    (player_1a, player_1b), (player_2a, player_2b) = (
+        (side_b, side_a) if swapped else (side_a, side_b)
+    )
+    mu_1a, sigma_1a = ratings[player_1a]
+    mu_1b, sigma_1b = ratings[player_1b]
+    mu_2a, sigma_2a = ratings[player_2a]
+    mu_2b, sigma_2b = ratings[player_2b]
+    sigma_1a = sqrt(sigma_1a * sigma_1a + tau_squared)
+    sigma_1b = sqrt(sigma_1b * sigma_1b + tau_squared)
+    sigma_2a = sqrt(sigma_2a * sigma_2a + tau_squared)
+    sigma_2b = sqrt(sigma_2b * sigma_2b + tau_squared)
     # A team's mu and variance are its players' sums (0.0 plus two terms: in either order).
     team_mu_1 = 0.0 + mu_1a * 1.0 + mu_1b * 1.0
     team_mu_2 = 0.0 + mu_2a * 1.0 + mu_2b * 1.0
     variance_1 = 0.0 + (sigma_1a * 1.0) ** 2 + (sigma_1b * 1.0) ** 2
     variance_2 = 0.0 + (sigma_2a * 1.0) ** 2 + (sigma_2b * 1.0) ** 2
-    c = math.sqrt(0.0 + (variance_1 + beta_squared) + (variance_2 + beta_squared))
+    c = sqrt(0.0 + (variance_1 + beta_squared) + (variance_2 + beta_squared))
     e_1, e_2 = math.exp(team_mu_1 / c), math.exp(team_mu_2 / c)
     if ranks[0] == ranks[1]:  # a draw: both teams share rank 1 (a = 2 each)
         sum_1 = e_1 + e_2
@@ -291,25 +306,25 @@ def _plackett_luce(
         share = e_2 / sum_2
         delta_2 += share * (1 - share) / 1
         omega_2 += (1 - share) / 1
-    rated = []
-    for team, variance, omega, delta in (
-        (first, variance_1, omega_1, delta_1),
-        (second, variance_2, omega_2, delta_2),
-    ):
-        omega *= variance / c
-        delta *= variance / c**2
-        delta *= math.sqrt(variance) / c
-        players = []
-        for mu, sigma in team:
-            share = sigma**2 / variance
-            if omega >= 0:
-                mu += share * omega * 1.0
-                sigma *= math.sqrt(max(1 - share * delta * 1.0, kappa))
-            else:
-                mu += share * omega / 1.0
-                sigma *= math.sqrt(max(1 - share * delta / 1.0, kappa))
-            players.append((mu, sigma))
-        rated.append(players)
-    # openskill then averages the change of mu within a rank shared by several teams; it reads
-    # the change from ratings it has already overwritten, so the average is 0 and mu + 0.0 is mu.
-    return [rated[1], rated[0]] if swapped else rated
+    # Each team's players move by its omega and delta, scaled by their share of its variance;
+    # openskill then averages the change of mu within a rank shared by several teams, reading
+    # it from ratings it has already overwritten, so the average is 0 and mu + 0.0 is mu.
+    omega_1 *= variance_1 / c
+    delta_1 *= variance_1 / c**2
+    delta_1 *= sqrt(variance_1) / c
+    omega_2 *= variance_2 / c
+    delta_2 *= variance_2 / c**2
+    delta_2 *= sqrt(variance_2) / c
+    ratings[player_1a] = _moved(mu_1a, sigma_1a, variance_1, omega_1, delta_1, kappa)
+    ratings[player_1b] = _moved(mu_1b, sigma_1b, variance_1, omega_1, delta_1, kappa)
+    ratings[player_2a] = _moved(mu_2a, sigma_2a, variance_2, omega_2, delta_2, kappa)
+    ratings[player_2b] = _moved(mu_2b, sigma_2b, variance_2, omega_2, delta_2, kappa)
+
+
+def _moved(
+    mu: float, sigma: float, variance: float, omega: float, delta: float, kappa: float
+) -> tuple[float, float]:
+    share = sigma**2 / variance
+    if omega >= 0:
+        return mu + share * omega * 1.0, sigma * math.sqrt(max(1 - share * delta * 1.0, kappa))
+    return mu + share * omega / 1.0, sigma * math.sqrt(max(1 - share * delta / 1.0, kappa))

@@ -7,13 +7,15 @@
   A base ranked under another basis is not gone on from: a rulebook or standing-rules change
   folds from empty.
 - *fold*: the changed games' old shares are taken out of the base's running totals and their
-  new shares put in (:mod:`scoring.domain.season_totals`); only the lines of the players and
-  teams they touch are read and rendered again. A recompute from scratch is the same fold
-  started from empty: no base, every ranked game changed, no old share. Ratings go on from the
-  stored ones when the changed games are new and played after every other game; otherwise they
-  are replayed from the stored shares in played order.
-- *one view*: whatever a fold reads of the games after it counted their shares (the played
-  order, the shares to replay the ratings or rank best nights from) it reads from the shares it
+  new shares put in (:mod:`scoring.domain.season_totals`), counted: summed per player and seat
+  by the database, and one meeting per game (:mod:`scoring.standings.shares`); only the lines
+  of the players and teams they touch are read, and of those only the ones whose digest changed
+  are rendered again. A recompute from scratch is the same fold started from empty: no base,
+  every ranked game changed, no old share. Ratings go on from the stored ones when the changed
+  games are new and played after every other game; otherwise they are replayed from the stored
+  shares' meetings in played order.
+- *one view*: whatever a fold reads of the games after it counted their shares (the sums, the
+  meetings in played order, the shares to rank best nights from) it reads from the shares it
   stored, never from the games again: a game that finishes meanwhile (its change logged, so the
   next run folds it) is not half seen.
 
@@ -25,14 +27,21 @@ from __future__ import annotations
 
 from array import array
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import scoring.standings.shares as stored_shares
 from league.models import Player, Season, Team
 from scoring.domain.ratings import RatingSettings, RatingState, rating_rows, ratings_after
-from scoring.domain.season_totals import GameShare, SeasonTotals, buchholz_changes
+from scoring.domain.season_totals import (
+    Counted,
+    GameShare,
+    SeasonTotals,
+    SeatSums,
+    buchholz_changes,
+)
 from scoring.domain.standings import GameRecord, SideTally, compute_standings
 from scoring.models import StandingLine, StandingSnapshot
 
@@ -51,12 +60,17 @@ def basis_of(season: Season) -> dict[str, Any]:
 @dataclass
 class Computed:
     """A recompute's result: the snapshot's values and the per-entrant lines to write (``None``
-    data: the line is gone), the only store of each player's and team's stats.
-    ``complete`` says the lines of every entrant are given (a fold from empty); ``incremental``
-    that it went on from a base."""
+    data: the line is gone), the only store of each player's and team's stats. The stats lines
+    are ``rendered`` on demand: their digest, and how to render them, since only those whose
+    digest changed are written (a large season's stats run to tens of megabytes, most of them
+    unchanged when the rules change). ``complete`` says the lines of every entrant are given (a
+    fold from empty); ``incremental`` that it went on from a base."""
 
     values: dict[str, Any]
     lines: dict[tuple[str, int], dict[str, Any] | None] = field(default_factory=dict)
+    rendered: dict[tuple[str, int], tuple[str, Callable[[], dict[str, Any]]]] = field(
+        default_factory=dict
+    )
     complete: bool = False
     incremental: bool = False
 
@@ -77,7 +91,13 @@ def snapshot_values(
     return season_fold(season, rules, base, set(changed_game_ids), basis)
 
 
-def _rated(share: GameShare) -> tuple[tuple[int, int], tuple[int, int], str | None, bool]:
+def _rated(meeting: tuple) -> tuple[tuple[int, int], tuple[int, int], str | None, bool]:
+    """A meeting as the ratings take a game (``MEETING_FIELDS``; a draw's winner is ``None``)."""
+    _game, seat_0, seat_1, seat_2, seat_3, _a, _b, winner, *_rest = meeting
+    return (seat_0, seat_2), (seat_1, seat_3), winner or None, False
+
+
+def _rated_share(share: GameShare) -> tuple[tuple[int, int], tuple[int, int], str | None, bool]:
     seats = share.seats
     return (seats[0], seats[2]), (seats[1], seats[3]), share.winner, False
 
@@ -151,15 +171,13 @@ def season_fold(
     """Fold the ``changed`` games (every ranked game when ``base`` is ``None``: the fold from
     empty) into the base's running totals and render the snapshot (see the module docstring)."""
     is_teams = season.format == Season.Format.TEAMS
-    old_rows, new_rows = stored_shares.shares_replace(season, changed)
-    old = [stored_shares.share_of(row, is_teams=is_teams) for row in old_rows]
-    new = [stored_shares.share_of(row, is_teams=is_teams) for row in new_rows]
+    old, new = stored_shares.shares_replace(season, changed)
     totals = SeasonTotals(is_teams=is_teams)
     rows: list[dict] = []
     stored_buchholz: dict[int, float] = {}
     if base is not None:
-        players = {player for share in (*old, *new) for player in share.seats}
-        teams = {team for share in (*old, *new) for team in (share.teams or ())}
+        players = {row.who for row in (*old.players, *new.players)}
+        teams = {row.who for row in (*old.teams, *new.teams)}
         for data in _lines_of(season, KIND.PLAYER, players):
             totals.load_player(data)
         for data in _lines_of(season, KIND.TEAM, teams):
@@ -170,12 +188,10 @@ def season_fold(
             if row["games"]:
                 stored_buchholz[row["entrant"]] = row["buchholz"]
         totals.load_nights(base.nights)
-    touched = {entrant for share in (*old, *new) for entrant in share.entrants()}
+    touched = {row.who for counted in (old, new) for row in _entrant_sums(counted, is_teams)}
     scores_before = {entrant: totals.score(entrant) for entrant in touched}
-    for share in old:
-        totals.add(share, -1)
-    for share in new:
-        totals.add(share)
+    totals.add_counted(old, -1)
+    totals.add_counted(new)
     names = _names(season, totals.records, is_teams=is_teams)
     entrants = _entrants(season, names, totals)
     played: list[GameShare] | None = None  # every stored share in played order, when needed
@@ -189,7 +205,7 @@ def season_fold(
             results_against=_OpponentLines(season, totals),
         )
     else:  # best nights need each night's meetings: rank the games themselves
-        played = _played_shares(season, new if base is None else None, is_teams=is_teams)
+        played = _played_shares(season, is_teams=is_teams)
         records = [_game_record(share, order) for order, share in enumerate(played)]
         standings = compute_standings(records, rules, entrants=entrants, names=names)
     ratings = _ratings(season, base, old, new, played)
@@ -209,14 +225,26 @@ def season_fold(
     for row in rows:
         lines.setdefault((KIND.STANDING, row["entrant"]), None)
     for player in sorted(totals.changed_players):
-        lines[KIND.PLAYER, player] = totals.player_line(player)
+        if player in totals.players:
+            digest = totals.player_digest(player)
+            computed.rendered[KIND.PLAYER, player] = (digest, partial(totals.player_line, player))
+        else:
+            lines[KIND.PLAYER, player] = None
     for team in sorted(totals.changed_teams):
-        lines[KIND.TEAM, team] = totals.team_line(team)
+        if team in totals.teams:
+            digest = totals.team_digest(team)
+            computed.rendered[KIND.TEAM, team] = (digest, partial(totals.team_line, team))
+        else:
+            lines[KIND.TEAM, team] = None
     for rating in base.ratings if base is not None else ():
         lines[KIND.RATING, rating["player_id"]] = None
     for rating in computed.values["ratings"]:
         lines[KIND.RATING, rating["player_id"]] = rating
     return computed
+
+
+def _entrant_sums(counted: Counted, is_teams: bool) -> Sequence[SeatSums]:
+    return counted.teams if is_teams else counted.players
 
 
 class _OpponentLines:
@@ -263,7 +291,7 @@ class _OpponentLines:
 
     def __call__(self, entrant: int) -> dict[int, Any]:
         if entrant in self.loaded or entrant in self.changed:
-            return self.loaded.get(entrant, {})
+            return self.totals.results_against(entrant)
         if entrant not in self.read:
             self.prefetch([entrant])
         return self.read[entrant]
@@ -318,37 +346,33 @@ _OPPONENTS = OpponentRecords(capacity=1_000_000)
 def _ratings(
     season: Season,
     base: StandingSnapshot | None,
-    old: list[GameShare],
-    new: list[GameShare],
+    old: Counted,
+    new: Counted,
     played: list[GameShare] | None,
 ):
     """The ratings after the change: gone on from the stored ones when every changed game is new
     (it had no share) and played after every other ranked game; else replayed over the stored
-    shares in played order (``played``, if the caller read them already)."""
-    if base is not None and not old and not new:
+    shares in played order (``played``, if the caller read them already; the new meetings,
+    when they are every stored share)."""
+    if base is not None and not old.meetings and not new.meetings:
         return rating_rows(RatingState.from_rows(base.ratings), RatingSettings())
-    if base is not None and not old:
-        latest = stored_shares.latest_game_ids(season, len(new))
-        if set(latest) == {share.game_id for share in new}:
-            by_game = {share.game_id: share for share in new}
+    if base is not None and not old.meetings:
+        latest = stored_shares.latest_game_ids(season, len(new.meetings))
+        if set(latest) == {meeting[0] for meeting in new.meetings}:
+            by_game = {meeting[0]: meeting for meeting in new.meetings}
             return ratings_after(
                 (_rated(by_game[game_id]) for game_id in latest),
                 RatingState.from_rows(base.ratings),
             )
-    if played is None:
-        played = _played_shares(season, new if base is None else None, is_teams=False)
-    return ratings_after(_rated(share) for share in played)
+    if played is not None:
+        return ratings_after(_rated_share(share) for share in played)
+    meetings = new.meetings if base is None else stored_shares.meetings_in_played_order(season)
+    return ratings_after(_rated(meeting) for meeting in meetings)
 
 
-def _played_shares(
-    season: Season, counted: list[GameShare] | None, *, is_teams: bool
-) -> list[GameShare]:
-    """Every stored share of the season in played order: ``counted`` (every share, as just
-    stored) put in that order, else read back."""
-    if counted is None:
-        return [
-            stored_shares.share_of(row, is_teams=is_teams)
-            for row in stored_shares.shares_in_played_order(season)
-        ]
-    by_game = {share.game_id: share for share in counted}
-    return [by_game[game_id] for game_id in stored_shares.played_order(season)]
+def _played_shares(season: Season, *, is_teams: bool) -> list[GameShare]:
+    """Every stored share of the season in played order."""
+    return [
+        stored_shares.share_of(row, is_teams=is_teams)
+        for row in stored_shares.shares_in_played_order(season)
+    ]

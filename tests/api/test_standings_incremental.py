@@ -517,6 +517,73 @@ def test_changed_games_are_folded_into_the_stored_totals_without_a_recount(leagu
     assert stored_parts(season) == reference_parts(season)
 
 
+def share_writers(season: Season) -> dict[int, str] | None:
+    """On PostgreSQL, the transaction that last wrote each of the season's shares (``xmin``)."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT game_id, xmin::text FROM scoring_standinggame WHERE season_id = %s",
+            [season.pk],
+        )
+        return dict(cursor.fetchall())
+
+
+def test_a_recount_from_empty_writes_only_the_shares_and_lines_that_changed(league):
+    """A standing-rules change folds from empty and counts every game again, yet stores only
+    what differs: no share and no stats line is written again (their rows and digests stay),
+    and the snapshot is still what the engines compute. A correction then recounted from empty
+    (``force``) rewrites that game's share alone."""
+    season = seeded_season(league, teams=False, seed=5)
+    season_standings_recompute(season_id=season.pk, force=True)
+
+    def stored() -> tuple[dict, dict]:
+        shares = {
+            game: (pk, row)
+            for pk, game, *row in StandingGame.objects.filter(season=season).values_list(
+                "pk", "game_id", "a0", "b0", "c0", "score_a", "winner"
+            )
+        }
+        stats = dict(
+            StandingLine.objects.filter(season=season, kind="player").values_list("pk", "digest")
+        )
+        return shares, stats
+
+    shares, stats = stored()
+    writers = share_writers(season)
+    season_set_standing_rules(season=season, rules={"min_games": 2})
+    season_standings_recompute(season_id=season.pk)
+    assert stored() == (shares, stats)
+    assert share_writers(season) == writers  # not even written over with the same values
+    assert stored_parts(season) == reference_parts(season)
+
+    # The other player of the makers' side called: the same points, other caller counts.
+    hand = Hand.objects.filter(
+        game__season=season, game__status=Game.Status.FINISHED, status=Hand.Status.ACTIVE,
+        makers__in=["A", "B"], caller_alone=False, thrown_in=False, misdeal=False,
+    ).order_by("game_id", "number").select_related("game").first()  # fmt: skip
+    corrected = hand.game
+    first = 0 if hand.makers == "A" else 1
+    side = [corrected.seat_player_ids[first], corrected.seat_player_ids[first + 2]]
+    caller = side[1] if hand.caller_id == side[0] else side[0]
+    services.hand_correct(
+        game=corrected,
+        number=hand.number,
+        data=services.HandInput(
+            makers=hand.makers, caller_id=caller, tricks_won=hand.tricks_won,
+            renege=hand.renege or None,
+        ),
+        reason="the partner called",
+    )  # fmt: skip
+    assert Game.objects.get(pk=corrected.pk).status == Game.Status.FINISHED
+    season_standings_recompute(season_id=season.pk, force=True)
+    after, _stats = stored()
+    assert after.keys() == shares.keys()
+    assert [game for game in shares if after[game] != shares[game]] == [corrected.pk]
+    assert after[corrected.pk][0] == shares[corrected.pk][0]  # updated in place
+    assert stored_parts(season) == reference_parts(season)
+
+
 def test_kept_opponent_records_are_the_lines_and_stay_within_their_bound():
     """The head-to-head records kept between recomputes, by line digest: the same records as
     the line's, the least recently used dropped first, never more than the bound."""

@@ -25,6 +25,7 @@ import itertools
 import pytest
 
 from league.models import Season
+from scoring.domain.season_totals import Counted
 from scoring.domain.stats import (
     HAND_COUNT_NAMES,
     MAKER_COUNT_NAMES,
@@ -33,8 +34,13 @@ from scoring.domain.stats import (
     side_counts,
 )
 from scoring.hand_counts import FIELD_BITS, PER_SUM, SEAT_COUNT_NAMES
-from scoring.models import Game, Hand
-from scoring.standings.shares import share_of, shares_replace
+from scoring.models import Game, Hand, StandingGame
+from scoring.standings.shares import (
+    share_of,
+    shares_counted,
+    shares_in_played_order,
+    shares_replace,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -224,7 +230,8 @@ def test_a_games_share_counts_only_its_counted_hands(make_season, make_game):
     ]
     Hand.objects.bulk_create(hands)
 
-    _old, [row] = shares_replace(season, [game.pk])
+    shares_replace(season, [game.pk])
+    [row] = shares_in_played_order(season)
     share = share_of(row, is_teams=False)
 
     counted = Hand.objects.filter(game=game, status=Hand.Status.ACTIVE, misdeal=False)
@@ -235,3 +242,58 @@ def test_a_games_share_counts_only_its_counted_hands(make_season, make_game):
     assert share.side_a == tuple(side_a)
     assert share.side_b == tuple(side_b)
     assert dict(share.alone) == {caller: tuple(counts) for caller, counts in totals.alone.items()}
+
+
+def test_the_databases_seat_sums_are_the_shares_counted_one_by_one(make_season, make_game):
+    """What the database adds up per seat of the stored shares (``shares_counted``) is what the
+    domain counts share by share (``Counted.of_shares``), on the game of every hand above and a
+    game with none."""
+    season = make_season("standard", format=Season.Format.INDIVIDUAL)
+    game = make_game(
+        "standard", season=season, status=Game.Status.FINISHED, score_a=10, score_b=4, winner="A"
+    )
+    Hand.objects.bulk_create(
+        [hand_of(game, number, facts) for number, facts in enumerate(GRID, start=1)]
+    )
+    empty = make_game(
+        "standard", season=season, status=Game.Status.FINISHED, score_a=0, score_b=0, winner=""
+    )
+    shares_replace(season, None)
+    shares = [share_of(row, is_teams=False) for row in shares_in_played_order(season)]
+    assert {share.game_id for share in shares} == {game.pk, empty.pk}
+    counted, expected = shares_counted(season, None), Counted.of_shares(shares)
+    assert sorted(counted.players) == sorted(expected.players)
+    assert sorted(counted.meetings) == sorted(expected.meetings)
+    assert counted.teams == expected.teams == []
+
+
+def test_a_players_sums_over_many_games_do_not_carry_into_the_next_count(make_season, make_game):
+    """One game's packed counts are 16-bit fields; a player's sums over many games pass 65,535
+    and are added up spread out, so no field carries into its neighbour."""
+    season = make_season("standard", format=Season.Format.INDIVIDUAL)
+    games = [
+        make_game("standard", season=season, status=Game.Status.FINISHED, winner="A")
+        for _ in range(3)
+    ]
+    most = (1 << (FIELD_BITS - 1)) - 1  # a game's largest count: its hands are fewer than 2**15
+    packed = sum(most << (FIELD_BITS * slot) for slot in range(PER_SUM))
+    StandingGame.objects.bulk_create(
+        StandingGame(
+            season=season,
+            game=game,
+            seat_0_id=game.seat_0_id,
+            seat_1_id=game.seat_1_id,
+            seat_2_id=game.seat_2_id,
+            seat_3_id=game.seat_3_id,
+            score_a=0,
+            score_b=0,
+            winner="A",
+            first_number=1,
+            **{f"{side}{index}": packed for side in "ab" for index in range(4)},
+            **{f"c{index}": packed for index in range(8)},
+        )
+        for game in games
+    )
+    shares = [share_of(row, is_teams=False) for row in shares_in_played_order(season)]
+    counted, expected = shares_counted(season, None), Counted.of_shares(shares)
+    assert sorted(counted.players) == sorted(expected.players)
