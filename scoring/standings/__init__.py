@@ -305,7 +305,9 @@ def stale_season_ids() -> list[int]:
             Exists(ResultChange.objects.filter(season_id=OuterRef("pk")))
             | Q(results_version__gt=0, snapshot__isnull=True)
             | Q(snapshot__results_version__lt=F("results_version"))
-        ).values_list("pk", flat=True)
+        )
+        .order_by()
+        .values_list("pk", flat=True)
     )
 
 

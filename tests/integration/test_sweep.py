@@ -51,15 +51,25 @@ def test_a_season_still_on_a_version_another_season_left_is_not_stale(league, mo
 
 
 @pytest.mark.services  # the pass on PostgreSQL
-def test_the_rulebook_check_reads_hands_through_the_rulebook_index(league):
+def test_the_rulebook_check_reads_hands_through_the_rulebook_index(league, monkeypatch):
+    """The check reads the hands under superseded versions through the hand's rulebook index,
+    then only their games, by key: never every game."""
     require(connection.vendor == "postgresql", "a PostgreSQL plan")
     from django.test.utils import CaptureQueriesContext
 
+    season, (first, second, _third) = team_season(league)
+    win(team_game(season, first, second))
+    monkeypatch.setattr(jobs, "send_points_rederive", lambda season_id: False)
+    season_change_rules(season=season, options={"march_points": 3})
     with CaptureQueriesContext(connection) as captured:
-        seasons_with_stale_points()
-    (query,) = captured.captured_queries
+        assert seasons_with_stale_points() == [season.pk]
+    hands, games = captured.captured_queries
+    plans = []
     with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny table: ask for the index path
-        cursor.execute(f"EXPLAIN {query['sql']}")
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert "scoring_hand_rulebook_id" in plan, plan
+        cursor.execute("SET LOCAL enable_seqscan = off")  # tiny tables: ask for the index path
+        for query in (hands, games):
+            cursor.execute(f"EXPLAIN {query['sql']}")
+            plans.append("\n".join(row[0] for row in cursor.fetchall()))
+    assert "scoring_hand_rulebook_id" in plans[0], plans[0]
+    assert "scoring_game" not in plans[0], plans[0]
+    assert "scoring_game_pkey" in plans[1], plans[1]
