@@ -2,6 +2,7 @@
 result change that has waited too long for the standings makes it 503, saying so."""
 
 import datetime
+import os
 
 import pytest
 from django.utils import timezone
@@ -11,6 +12,10 @@ from scoring.models import ResultChange
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.skipif(
+    bool(os.environ.get("REDIS_URL")),
+    reason="the embedded default's readiness (with Redis, tests/integration watches the workers)",
+)
 def test_the_embedded_default_is_ready(client):
     answer = client.get("/readyz")
     assert answer.status_code == 200, answer.json()
@@ -33,4 +38,4 @@ def test_a_change_waiting_too_long_is_named(client, make_game, settings):
     assert 595 <= body["oldest_pending_change_seconds"] <= 700
     assert any("has waited" in problem for problem in body["problems"])
     settings.READY_PENDING_SECONDS = 3600
-    assert client.get("/readyz").status_code == 200
+    assert not any("has waited" in problem for problem in client.get("/readyz").json()["problems"])
