@@ -8,17 +8,20 @@ created in that database and dropped afterwards by Django's test-database machin
 Every game is finished through ``scoring.services.game_record_final_score``; its
 ``game_finished`` signal (sent on commit) runs ``bracket_advance``, which decides the match,
 moves its teams on to the matches it feeds (not the whole bracket) and creates the games of the
-matches that became ready, with their links (two statements). Figures:
+matches that became ready, with their links: the lock, one read, one UPDATE, and the game and
+its link when a match became ready. Figures:
 
 - *create*: ``bracket_create`` (seeds by hand) and ``bracket_publish`` (512 first games);
 - *per game*: the whole ``game_record_final_score`` call, advance included;
 - *per advance*: the ``bracket_advance`` call alone, its time and its database queries
-  (counted by an ``execute_wrapper``), which should not grow with the field, and their total
-  over the whole bracket (target for 1,024 teams: under 10 s);
+  (counted by an ``execute_wrapper``, which sees SQLite's ``BEGIN IMMEDIATE`` but not
+  psycopg's ``BEGIN``, and neither commit), which should not grow with the field, and their
+  total over the whole bracket (target for 1,024 teams: under 10 s);
 - *floors*, measured in the same run, and the advance's ratio to each: a bare write of what an
   advance must write (lock the bracket row, UPDATE the finished match and the match it feeds, in
-  one transaction, committed as durably as the advance), and the pure engine's ``advance`` of one
-  result (no database).
+  one transaction, committed as durably as the advance), its median and its total for as many
+  writes as there were advances (the ratio of the totals is the ratio of the means), and the
+  pure engine's ``advance`` of one result (no database).
 
 With ``BENCH_DATABASE_URL``, ``BENCH_DATABASE_NAME`` names the throwaway database (default:
 ``test_`` and the URL's name), e.g. ``BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/x
@@ -214,10 +217,10 @@ def run() -> None:
         f"({sum(advance_cpu) / 1000:.2f} s of CPU in this process; load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
-    floors(bracket, statistics.median(advance_times))
+    floors(bracket, advance_times)
 
 
-def floors(bracket, advance_median: float) -> None:
+def floors(bracket, advance_times: list[float]) -> None:
     """The bare costs an advance cannot go below, measured here, and the advance's ratio."""
     from django.db import transaction
 
@@ -250,6 +253,8 @@ def floors(bracket, advance_median: float) -> None:
 
     times = bare_writes()
     write = statistics.median(times)
+    advance_median = statistics.median(advance_times)
+    advance_mean, write_mean = statistics.fmean(advance_times), statistics.fmean(times)
 
     rng = random.Random(SEED)
     results: dict[str, int] = {}
@@ -276,7 +281,9 @@ def floors(bracket, advance_median: float) -> None:
     domain = statistics.median(engine)
     print(
         f"floor, bare write (lock + UPDATE match and the one it feeds, one durable commit): "
-        f"median {write:.2f} ms over {len(times)}; advance / floor = {advance_median / write:.1f}x"
+        f"median {write:.2f} ms over {len(times)}, {write_mean * len(advance_times) / 1000:.2f} s "
+        f"for {len(advance_times)}; advance / floor = {advance_median / write:.1f}x (medians), "
+        f"{advance_mean / write_mean:.2f}x (totals)"
     )
     print(
         f"floor, engine advance alone: median {domain * 1000:.1f} us over {len(engine)} "

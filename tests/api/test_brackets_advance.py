@@ -152,3 +152,54 @@ def test_the_advance_calls_off_a_stray_game_of_the_match_it_decides(
     after = snapshot(bracket_id)
     replay_whole(bracket_id)
     assert snapshot(bracket_id) == after
+
+
+@pytest.mark.parametrize(
+    ("count", "options", "out", "seed"),
+    [(8, {"kind": "double"}, 7, 13), (7, {}, 1, 14)],  # out: the seed that withdraws
+)
+def test_a_withdrawn_team_s_matches_are_replayed_the_others_advanced_alone(
+    organiser_api, make_season, django_capture_on_commit_callbacks, count, options, out, seed
+):
+    """With a team withdrawn, an advance that brings a team to it (its ready match is forfeited)
+    replays the whole bracket; the others advance alone, as when nobody withdrew. Either way the
+    bracket is left as a full replay leaves it."""
+    season = make_season("standard")
+    teams = make_teams(season, count)
+    rng = random.Random(seed)
+    body = {"season": season.pk, "kind": "single", "teams": [team.pk for team in teams], **options}
+    bracket_id = organiser_api.post("/api/v1/brackets/", body, format="json").json()["id"]
+    assert organiser_api.post(f"/api/v1/brackets/{bracket_id}/publish/").status_code == 200
+    withdrawn = teams[out - 1]  # seed 7 loses its first match by forfeit; seed 1 has a bye
+    response = organiser_api.post(
+        f"/api/v1/brackets/{bracket_id}/withdrawals/",
+        {"team": withdrawn.pk, "reason": "Moved away"},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    replays = mock.patch.object(advance, "bracket_load", wraps=advance.bracket_load)
+    alone = replayed = 0
+    while waiting := in_play(bracket_id):
+        game = rng.choice(waiting)
+        link = BracketMatchGame.objects.select_related("match").get(game=game)
+        fed = BracketMatch.objects.filter(
+            bracket_id=bracket_id, code__in=_downstream(bracket_id, link.match.code)
+        )
+        meets_withdrawn = any(withdrawn.pk in (m.first_team_id, m.second_team_id) for m in fed)
+        with replays as sync, django_capture_on_commit_callbacks(execute=True):
+            scoring.game_record_final_score(game=game, score_a=10, score_b=rng.randrange(10))
+        assert sync.call_count == (1 if meets_withdrawn else 0)
+        replayed, alone = replayed + meets_withdrawn, alone + (not meets_withdrawn)
+        after = snapshot(bracket_id)
+        replay_whole(bracket_id)
+        assert snapshot(bracket_id) == after
+    assert alone and replayed
+    assert Bracket.objects.get(pk=bracket_id).status == Bracket.Status.FINISHED
+    forfeited = BracketMatch.objects.filter(bracket_id=bracket_id, decided_by="forfeit")
+    assert forfeited.exists()
+
+
+def _downstream(bracket_id, code):
+    from tournaments.selectors.bracket_structure import bracket_structure
+
+    return bracket_structure(Bracket.objects.get(pk=bracket_id)).downstream[code]

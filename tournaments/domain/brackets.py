@@ -199,6 +199,11 @@ class Structure:
         """Each match by its code."""
         return {match.code: match for match in self.matches}
 
+    @cached_property
+    def position(self) -> dict[str, int]:
+        """Each match's code → its place in the playable order (``matches``)."""
+        return {match.code: index for index, match in enumerate(self.matches)}
+
     def match(self, code: str) -> Match:
         """The match with ``code``; a ``DomainError`` if there is none."""
         try:
@@ -234,7 +239,6 @@ class Structure:
                     fed[slot.match].append(match.code)
             if match.reset_of is not None:
                 fed[match.reset_of].append(match.code)
-        order = {match.code: index for index, match in enumerate(self.matches)}
         found: dict[str, tuple[str, ...]] = {}
         for match in reversed(self.matches):  # a match's dependents come after it
             codes = set()
@@ -242,7 +246,7 @@ class Structure:
                 codes.add(code)
                 if self.by_code[code].is_bye:
                     codes.update(found[code])
-            found[match.code] = tuple(sorted(codes, key=order.__getitem__))
+            found[match.code] = tuple(sorted(codes, key=self.position.__getitem__))
         return found
 
     def pool_named(self, name: str) -> Pool:

@@ -12,16 +12,26 @@ list down, never back up, so two transactions never wait for each other in a cir
    off or records it (``game_void``).
 
 Each lock is ``select_for_update()``; where related rows are read in the same query, ``of=``
-names the locked row alone. On SQLite ``select_for_update()`` does nothing (its write transactions
-are immediate and take the whole database), so the constraints carry correctness there.
+names the locked row alone. The advance's lock (:func:`bracket_of_game_lock`, once per finished
+game) is the same clause written out in one statement (``Manager.raw``). On SQLite
+``select_for_update()`` does nothing (its write transactions are immediate and take the whole
+database), so the constraints carry correctness there.
 """
 
 from __future__ import annotations
 
-from django.db.models import Count, F, QuerySet
+from django.db import connections, router, transaction
+from django.db.models import QuerySet
 
 from league.models import Night, Season
-from tournaments.models import Bracket, BracketMatchGame, NightPlan, PlannedRound
+from tournaments.models import (
+    Bracket,
+    BracketEntry,
+    BracketMatch,
+    BracketMatchGame,
+    NightPlan,
+    PlannedRound,
+)
 
 
 def season_lock(season_id: int) -> Season | None:
@@ -45,38 +55,65 @@ def planned_rounds_lock(plan: NightPlan, status: str) -> QuerySet[PlannedRound]:
     return plan.planned_rounds.select_for_update().filter(status=status)
 
 
-def _with_entry_counts(bracket: Bracket) -> Bracket:
-    """``bracket`` with ``team_count`` (its entries) and ``withdrawn_count`` (those withdrawn)
-    read, under its lock."""
-    counts = bracket.entries.aggregate(teams=Count("pk"), withdrawn=Count("withdrawn_at"))
-    bracket.team_count, bracket.withdrawn_count = counts["teams"], counts["withdrawn"]
-    return bracket
-
-
 def bracket_lock(bracket_id: int) -> Bracket:
-    """The bracket with its season and league, its row alone locked, with ``team_count`` (its
-    entries) and ``withdrawn_count`` (those withdrawn) read after the lock."""
+    """The bracket with its season and league, its row alone locked, and ``team_count`` (its
+    entries) read after the lock."""
     bracket = (
         Bracket.objects.select_for_update(of=("self",))
         .select_related("season__league")
         .get(pk=bracket_id)
     )
-    return _with_entry_counts(bracket)
+    bracket.team_count = bracket.entries.count()
+    return bracket
+
+
+_BRACKET_OF_GAME = """
+SELECT b.*, m.code AS match_code, s.league_id AS season_league_id,
+       (SELECT COUNT(*) FROM {BracketEntry} e WHERE e.bracket_id = b.id) AS team_count
+FROM {Bracket} b
+INNER JOIN {Season} s ON s.id = b.season_id
+INNER JOIN {BracketMatch} m ON m.bracket_id = b.id
+INNER JOIN {BracketMatchGame} l ON l.match_id = m.id
+WHERE l.game_id = %s AND l.status = %s""".format_map(
+    {
+        model.__name__: model._meta.db_table
+        for model in (Bracket, BracketEntry, BracketMatch, BracketMatchGame, Season)
+    }
+)
+"""The bracket of the match a game counts for, with that match's code, its season's league and
+its entries' count (``bracket_of_game_lock``): one statement, written out because it runs once
+per finished game and the ORM took 0.9 ms of Python to compose it with the count in a second
+query (``Manager.raw``: 0.12 ms for both, SQLite at 64 teams)."""
 
 
 def bracket_of_game_lock(game_id: int) -> tuple[Bracket, str] | None:
-    """The bracket of the match the game counts for, locked and read as by :func:`bracket_lock`,
-    and that match's code; ``None`` if the game counts for no match."""
-    bracket = (
-        Bracket.objects.select_for_update(of=("self",))
-        .select_related("season__league")
-        .filter(
-            matches__game_links__game_id=game_id,
-            matches__game_links__status=BracketMatchGame.Status.COUNTING,
+    """The bracket of the match the game counts for, its row alone locked, with ``team_count``
+    (its entries) and its season (the season's id and league loaded, enough to create games; its
+    other fields load when read), and that match's code; ``None`` if the game counts for no
+    match. One statement (``Manager.raw``), the lock and the count in it."""
+    database = router.db_for_write(Bracket)
+    if transaction.get_autocommit(using=database):  # as select_for_update(): no lock outside
+        raise transaction.TransactionManagementError(
+            "select_for_update cannot be used outside of a transaction."
         )
-        .annotate(match_code=F("matches__code"))
-        .first()
+    sql = _BRACKET_OF_GAME + _for_update_of("b", connections[database])
+    found = list(
+        Bracket.objects.db_manager(database).raw(sql, [game_id, BracketMatchGame.Status.COUNTING])
     )
-    if bracket is None:
+    if not found:
         return None
-    return _with_entry_counts(bracket), bracket.match_code
+    bracket = found[0]
+    bracket.season = Season.from_db(
+        database, ("id", "league_id"), (bracket.season_id, bracket.season_league_id)
+    )
+    return bracket, bracket.match_code
+
+
+def _for_update_of(alias: str, connection) -> str:
+    """The clause that locks the rows of the table ``alias`` alone where the database locks rows
+    (PostgreSQL); nothing on SQLite, whose write transactions take the whole database."""
+    if connection.features.has_select_for_update_of:
+        return f" FOR UPDATE OF {alias}"
+    if connection.features.has_select_for_update:
+        return " FOR UPDATE"
+    return ""

@@ -10,10 +10,15 @@ which publishing, a correction and a withdrawal also take.
 What the results change is the engine's to say (``tournaments.domain.brackets``). For a knockout
 match decided by its games the engine's ``advance`` moves the winner and loser on, and only that
 match and those it feeds (``Structure.downstream``) are read: a few rows, whatever the bracket's
-size. Where that does not apply (Swiss rounds, pools, whose ranking fills the knockout, a bracket
-with a withdrawn team, a match neither ready nor decided, stored states the engine cannot
-advance), the whole bracket is read and replayed (``play``) instead; both end in the same
-writes."""
+size. Where that does not apply (Swiss rounds, pools, whose ranking fills the knockout, a match
+of a team that withdrew, whose ready matches the replay forfeits, a match neither ready nor
+decided, stored states the engine cannot advance), the whole bracket is read and replayed
+(``play``) instead; both end in the same writes.
+
+An advance by a game is five statements: the transaction's BEGIN, the lock (with the entries'
+count and the match's code), one read of the matches with their games and their teams' entries
+(``bracket_load_matches``), one UPDATE of what changed in them (``matches_write``) and the
+commit; two more (the new game and its link) when a match becomes ready."""
 
 from __future__ import annotations
 
@@ -76,10 +81,8 @@ def matches_advance(bracket: Bracket, codes: Collection[str]) -> None:
     if bracket.status == Bracket.Status.DRAFT:
         return
     structure = bracket_structure(bracket, bracket.team_count)
-    if (
-        structure is not None
-        and not bracket.withdrawn_count
-        and all(code in structure.by_code and not structure.by_code[code].pool for code in codes)
+    if structure is not None and all(
+        code in structure.by_code and not structure.by_code[code].pool for code in codes
     ):
         downstream = {other for code in codes for other in structure.downstream[code]}
         read = bracket_load_matches(bracket, structure, {*codes, *downstream})
@@ -177,8 +180,7 @@ def _advanced(
     }
     touched = match_games_reconcile(loaded, codes, links)
     changed = {code: matches[code] for code in touched}
-    order = {match.code: index for index, match in enumerate(structure.matches)}
-    for code in sorted(was_ready, key=order.__getitem__):
+    for code in sorted(was_ready, key=structure.position.__getitem__):
         match = matches[code]
         if match.status != BracketMatch.Status.DECIDED:
             continue

@@ -9,13 +9,21 @@ play."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.db import connections, router
+from django.db.models import Field
 from django.utils import timezone
 
 from scoring.models import Game
 from tournaments.models import Bracket, BracketMatch
-from tournaments.services.brackets.loaded import MATCH_FIELDS, LinkRow, LoadedBracket
+from tournaments.services.brackets.loaded import (
+    MATCH_ATTNAMES,
+    MATCH_FIELDS,
+    LinkRow,
+    LoadedBracket,
+)
 from tournaments.services.brackets.match_games import (
     counting_links,
     links_void,
@@ -23,7 +31,6 @@ from tournaments.services.brackets.match_games import (
     stray_games_void,
 )
 
-MATCH_ATTNAMES = {name: BracketMatch._meta.get_field(name).attname for name in MATCH_FIELDS}
 OPEN = (BracketMatch.Status.WAITING, BracketMatch.Status.READY)
 """A match still to play: its teams not known yet, or ready."""
 
@@ -47,10 +54,7 @@ def changes_store(
     games of decided ones, give every ready match without a game in play its next game, and
     mark the bracket finished (or no longer finished). ``links``: the game links of the loaded
     matches as read with them (``None``: read where needed)."""
-    for match in changes.changed:  # an UPDATE each: a few rows, cheaper than bulk_update's CASE
-        BracketMatch.objects.filter(pk=match.pk).update(
-            **{name: getattr(match, MATCH_ATTNAMES[name]) for name in MATCH_FIELDS}
-        )
+    matches_write(loaded, changes.changed)
     if changes.forfeited:
         names = ", ".join(sorted(entry.team.name for entry in loaded.entries if entry.is_withdrawn))
         unplayed = [
@@ -68,6 +72,59 @@ def changes_store(
     stray_games_void(loaded, links, user=user)
     next_games_create(loaded, changes.ready, links)
     bracket_finished_store(loaded, is_open=changes.is_open)
+
+
+MATCHES_PER_UPDATE = 50
+"""The most matches :func:`matches_write` writes in one statement (a whole bracket's replay may
+change thousands): at most 17 parameters a match keep it under the 999 of SQLite's older
+builds, and each row looks its values up in a ``CASE`` of at most that many branches."""
+
+
+def matches_write(loaded: LoadedBracket, matches: Sequence[BracketMatch]) -> None:
+    """Store what changed in ``matches`` since ``loaded`` read them (their ``MATCH_FIELDS``
+    that differ from ``loaded.stored``), in one UPDATE (for up to :data:`MATCHES_PER_UPDATE`
+    matches): each column changed is set by a ``CASE`` on the id over the matches whose value
+    changed in it, ``ELSE`` itself (which also gives the ``CASE`` the column's type on
+    PostgreSQL). The values are prepared for the database as the ORM prepares them
+    (``Field.get_db_prep_save``).
+
+    Written out because an advance changes two or three matches, and the ORM's one statement for
+    them (``bulk_update``'s ``Case``/``When``) took 2.2 ms of Python to compose, three single-row
+    ``QuerySet.update`` calls 0.26 ms, this statement 0.06 ms (SQLite; on PostgreSQL 3.5, 0.85
+    and 0.3 ms, the round trips included). Only what changed is sent: an advance's statement
+    keeps under psycopg's 50 parameters of a query whose conversion it caches."""
+    fields = [BracketMatch._meta.get_field(name) for name in MATCH_FIELDS]
+    connection = connections[router.db_for_write(BracketMatch)]
+    table, key = BracketMatch._meta.db_table, BracketMatch._meta.pk.column
+    for start in range(0, len(matches), MATCHES_PER_UPDATE):
+        batch = matches[start : start + MATCHES_PER_UPDATE]
+        changed: dict[Field, list[tuple[int, object]]] = {}
+        for match in batch:
+            now = tuple(getattr(match, name) for name in MATCH_ATTNAMES)
+            before = loaded.stored.get(match.pk)  # None: not read through ``loaded``
+            for index, model_field in enumerate(fields):
+                if before is None or before[index] != now[index]:
+                    changed.setdefault(model_field, []).append((match.pk, now[index]))
+            loaded.stored[match.pk] = now
+        if not changed:
+            continue
+        ids = sorted({pk for values in changed.values() for pk, _ in values})
+        columns = ", ".join(
+            f"{model_field.column} = CASE {key} {' '.join(['WHEN %s THEN %s'] * len(values))} "
+            f"ELSE {model_field.column} END"
+            for model_field, values in changed.items()
+        )
+        params = [
+            param
+            for model_field, values in changed.items()
+            for pk, value in values
+            for param in (pk, model_field.get_db_prep_save(value, connection))
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET {columns} WHERE {key} IN ({', '.join(['%s'] * len(ids))})",
+                [*params, *ids],
+            )
 
 
 def bracket_finished_store(loaded: LoadedBracket, *, is_open: bool) -> None:
