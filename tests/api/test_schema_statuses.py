@@ -63,7 +63,7 @@ def _free_port() -> int:
 
 
 def _ask(port: int, request: bytes) -> bytes:
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
         connection.sendall(request)
         answer = b""
         while chunk := connection.recv(65536):
@@ -84,14 +84,18 @@ def test_gunicorn_answers_an_over_long_query_with_414_and_an_over_long_header_wi
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 20
+        # Up when its worker answers (the arbiter listens before the worker has loaded Django,
+        # which takes seconds on a busy machine).
+        deadline = time.monotonic() + 60
         while True:
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
+                ready = _ask(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if ready.startswith(b"HTTP/1.1 "):
+                    break
             except OSError:
-                assert time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.1)
+                pass
+            assert time.monotonic() < deadline, "gunicorn did not start"
+            time.sleep(0.2)
         query = "search=" + "x" * 5000
         long_line = _ask(port, f"GET /api/v1/teams/?{query} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         assert long_line.startswith(b"HTTP/1.1 414 ")
