@@ -187,9 +187,7 @@ def shares_replace(season: Season, game_ids: Iterable[int] | None) -> tuple[Coun
     table = StandingGame._meta.db_table
     columns = ", ".join(_SHARE_COLUMNS)
     select, params = _share_query(season, game_ids).query.sql_with_params()
-    same = " AND ".join(
-        f"stored.{column} IS NOT DISTINCT FROM counted.{column}" for column in _SHARE_COLUMNS
-    )
+    same = " AND ".join(_same(column) for column in _SHARE_COLUMNS)
     update = ", ".join(f"{column} = excluded.{column}" for column in _SHARE_COLUMNS)
     with connection.cursor() as cursor:
         # Unchanged shares are left as they are: a recompute from scratch after a rules change
@@ -207,6 +205,16 @@ def shares_replace(season: Season, game_ids: Iterable[int] | None) -> tuple[Coun
         ranked = ranked.filter(pk__in=game_ids)
     _stored(season, game_ids).exclude(game_id__in=ranked.values("pk")).delete()
     return old, shares_counted(season, game_ids)
+
+
+def _same(column: str) -> str:
+    """SQL that a stored share's ``column`` equals the counted one's, a null equal to a null (on
+    PostgreSQL and any SQLite, which spells ``IS NOT DISTINCT FROM`` only since 3.39)."""
+    equal = f"stored.{column} = counted.{column}"
+    nullable = {field.column for field in StandingGame._meta.concrete_fields if field.null}
+    if column in nullable:
+        return f"({equal} OR (stored.{column} IS NULL AND counted.{column} IS NULL))"
+    return equal
 
 
 assert PER_SUM == 4  # a packed sum is spread out in two halves, below

@@ -93,8 +93,7 @@ def snapshot_values(
 
 def _rated(meeting: tuple) -> tuple[tuple[int, int], tuple[int, int], str | None, bool]:
     """A meeting as the ratings take a game (``MEETING_FIELDS``; a draw's winner is ``None``)."""
-    _game, seat_0, seat_1, seat_2, seat_3, _a, _b, winner, *_rest = meeting
-    return (seat_0, seat_2), (seat_1, seat_3), winner or None, False
+    return (meeting[1], meeting[3]), (meeting[2], meeting[4]), meeting[7] or None, False
 
 
 def _rated_share(share: GameShare) -> tuple[tuple[int, int], tuple[int, int], str | None, bool]:
