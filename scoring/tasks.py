@@ -15,9 +15,11 @@ through ``scoring.jobs``, so a task's ``name=`` here and its constant there must
 """
 
 from celery import shared_task
-from django.db.models import Exists, OuterRef
+from django.db.models import BigIntegerField, Exists, F, OuterRef, Q
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
 
-from league.models import Rulebook
+from league.models import Rulebook, Season
 from scoring import race, services, standings
 from scoring.models import Game, Hand
 
@@ -35,24 +37,50 @@ def rederive_season_points(season_id: int) -> int:
 def seasons_with_stale_points() -> list[int]:
     """Seasons with a hand whose points were derived under another rulebook than the season's.
 
-    A season's rulebook changes only to a new version whose ``previous`` is the old one
-    (``scoring.services.season_change_rules``), so such a hand is derived under a *superseded*
-    version (one that has a next version). The hands are found through the index on the hand's
-    rulebook, from the few superseded versions: the cost is the hands not yet re-derived (and any
-    hands of a season still on a version another season moved on from), not every hand stored.
-    Their games are then read by key, a chunk at a time: joined in one statement, the planner
-    (which cannot know that most superseded versions have no hand left) read every game."""
+    Two ways a season's rulebook changes, each looked for where it shows, so the cost is what is
+    left to do, not every hand stored:
+
+    - *a new version* (``scoring.services.season_change_rules``, whose ``previous`` is the old
+      one): such a hand is derived under a *superseded* version (one that has a next version).
+      The hands are found through the index on the hand's rulebook, from the few superseded
+      versions: the hands not yet re-derived (and any hands of a season still on a version
+      another season moved on from).
+    - *another rulebook altogether* (e.g. chosen in the admin, with no ``previous``): the
+      season's snapshot was ranked under another rulebook than the season's now (its basis),
+      or it has none yet; only those seasons' hands are read, through their games.
+
+    The games of the hands found are then read by key, a chunk at a time: joined in one
+    statement, the planner (which cannot know that most superseded versions have no hand left)
+    read every game.
+    """
     superseded = Rulebook.objects.filter(Exists(Rulebook.objects.filter(previous=OuterRef("pk"))))
-    derived = set(
+    derived = set(  # (game, rulebook) of every hand that may be stale
         Hand.objects.filter(rulebook__in=superseded)
         .order_by()
         .values_list("game_id", "rulebook_id")
         .distinct()
     )
-    game_ids = sorted({game_id for game_id, _rulebook in derived})
+    ranked_under = Cast(KeyTextTransform("rulebook", "snapshot__basis"), BigIntegerField())
+    swapped = list(
+        Season.objects.annotate(ranked_under=ranked_under)
+        .filter(
+            Q(snapshot__isnull=True)
+            | Q(ranked_under__lt=F("rulebook_id"))
+            | Q(ranked_under__gt=F("rulebook_id"))
+        )
+        .order_by()
+        .values_list("pk", flat=True)
+    )
+    for seasons in _chunks(swapped):
+        games = list(
+            Game.objects.filter(season_id__in=seasons).order_by().values_list("pk", flat=True)
+        )
+        for chunk in _chunks(games):
+            hands = Hand.objects.filter(game_id__in=chunk).order_by()
+            derived.update(hands.values_list("game_id", "rulebook_id").distinct())
     current: dict[int, tuple[int, int]] = {}
-    for start in range(0, len(game_ids), 900):  # under SQLite's limit of query variables
-        games = Game.objects.filter(pk__in=game_ids[start : start + 900]).order_by()
+    for chunk in _chunks(sorted({game_id for game_id, _rulebook in derived})):
+        games = Game.objects.filter(pk__in=chunk).order_by()
         for game_id, season_id, rulebook_id in games.values_list(
             "pk", "season_id", "season__rulebook_id"
         ):
@@ -64,6 +92,11 @@ def seasons_with_stale_points() -> list[int]:
             if game_id in current and current[game_id][1] != rulebook_id
         }
     )
+
+
+def _chunks(ids: list[int], size: int = 900):
+    """``ids`` a chunk at a time, under SQLite's limit of variables in a query."""
+    return (ids[start : start + size] for start in range(0, len(ids), size))
 
 
 @shared_task(name="scoring.sweep_stale_seasons")

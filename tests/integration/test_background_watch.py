@@ -120,7 +120,7 @@ def stop(process: subprocess.Popen) -> None:
 
 
 def answers_ping(broker: str, name: str) -> bool:
-    probe = Celery("probe", broker=broker)
+    probe = Celery("probe", broker=broker, set_as_current=False)
     try:
         return bool(probe.control.ping(destination=[name], timeout=1))
     except Exception:
