@@ -1,13 +1,16 @@
 """The beat's sweep (``scoring.tasks.sweep_stale_seasons``) finds a season a lost job left stale,
 points or standings, and costs what is left to do: the rulebook check reads only the hands still
-derived under a superseded rulebook version, not every hand stored."""
+derived under a superseded rulebook version and the hands of seasons whose snapshot was ranked
+under another rulebook (or that have none), not every hand stored."""
 
 import pytest
 from django.db import connection
 
 from league.models import Season
 from scoring import jobs, services
+from scoring.models import StandingSnapshot
 from scoring.services.season_rules import season_change_rules
+from scoring.standings import season_standings_recompute
 from scoring.tasks import seasons_with_stale_points, sweep_stale_seasons
 from tests.api.test_standings import team_season, win
 from tests.conftest import require
@@ -50,6 +53,26 @@ def test_a_season_still_on_a_version_another_season_left_is_not_stale(league, mo
     assert seasons_with_stale_points() == [season.pk]
 
 
+@pytest.mark.parametrize("recomputed", [False, True])
+def test_a_season_moved_to_another_rulebook_altogether_is_stale(league, recomputed):
+    """A rulebook chosen with no link to the old one (no ``previous``: e.g. in the admin), no
+    re-derivation asked for: the season is stale, whether it has a snapshot (ranked under the
+    old rulebook) or none yet; re-derived, it is not."""
+    from tests.factories import RulebookFactory
+
+    season, (first, second, _third) = team_season(league)
+    win(team_game(season, first, second))
+    if recomputed:
+        season_standings_recompute(season_id=season.pk, force=True)
+    else:
+        StandingSnapshot.objects.filter(season=season).delete()
+    other = RulebookFactory(league=league, slug="standard", options=season.rulebook.options)
+    Season.objects.filter(pk=season.pk).update(rulebook=other)
+    assert seasons_with_stale_points() == [season.pk]
+    services.season_rederive_points(season_id=season.pk)
+    assert seasons_with_stale_points() == []
+
+
 @pytest.mark.services  # the pass on PostgreSQL
 def test_the_rulebook_check_reads_hands_through_the_rulebook_index(league, monkeypatch):
     """The check reads the hands under superseded versions through the hand's rulebook index,
@@ -63,13 +86,13 @@ def test_the_rulebook_check_reads_hands_through_the_rulebook_index(league, monke
     season_change_rules(season=season, options={"march_points": 3})
     with CaptureQueriesContext(connection) as captured:
         assert seasons_with_stale_points() == [season.pk]
-    hands, games = captured.captured_queries
+    queries = captured.captured_queries
     plans = []
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")  # tiny tables: ask for the index path
-        for query in (hands, games):
+        for query in (queries[0], queries[-1]):
             cursor.execute(f"EXPLAIN {query['sql']}")
             plans.append("\n".join(row[0] for row in cursor.fetchall()))
-    assert "scoring_hand_rulebook_id" in plans[0], plans[0]
+    assert "scoring_hand_rulebook_id" in plans[0], plans[0]  # the superseded versions' hands
     assert "scoring_game" not in plans[0], plans[0]
-    assert "scoring_game_pkey" in plans[1], plans[1]
+    assert "scoring_game_pkey" in plans[1], plans[1]  # then only their games, by key
