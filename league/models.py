@@ -6,6 +6,10 @@
 - *season*: a span of nights with one rulebook version, a format and standings.
 - *player*: a person on a league's roster; *team*: a fixed partnership within a season.
 - *night*: one evening of play in a season; *attendance*: a player checked in for a night.
+- *archived*: a season or a night an organiser took away (``archived_at`` set). Nothing of it is
+  deleted: its rows stay as they were, it is left out of every public page, list, standings input
+  and the night desk, and an organiser can restore it exactly (``tournaments.services.archiving``).
+  A night of an archived season is out of sight with its season.
 """
 
 from django.conf import settings
@@ -14,6 +18,30 @@ from django.db.models import F, Q
 
 MAX_ID = 2**63 - 1
 """The largest bigint: the largest id a row can have on either database."""
+
+
+class ArchivedFields(models.Model):
+    """``archived_at`` and ``archived_by``: when and by whom a row was archived (both empty while
+    it is in use). Written only by the archiving services."""
+
+    archived_at = models.DateTimeField(null=True, blank=True)
+    archived_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        abstract = True
+
+
+class SeasonQuerySet(models.QuerySet):
+    def not_archived(self):
+        return self.filter(archived_at__isnull=True)
+
+
+class NightQuerySet(models.QuerySet):
+    def not_archived(self):
+        """Nights in use: neither archived nor of an archived season."""
+        return self.filter(archived_at__isnull=True, season__archived_at__isnull=True)
 
 
 class League(models.Model):
@@ -86,7 +114,7 @@ class Rulebook(models.Model):
         return f"{self.name} v{self.version}"
 
 
-class Season(models.Model):
+class Season(ArchivedFields):
     class Format(models.TextChoices):
         TEAMS = "teams", "Teams (fixed partnerships)"
         INDIVIDUAL = "individual", "Individual (partners rotate)"
@@ -100,12 +128,20 @@ class Season(models.Model):
     standing_rules = models.JSONField(
         default=dict, blank=True, help_text="Tie-break chain and season rules for the standings."
     )
+    usual_rounds = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Rounds a night usually holds: the default when a night is planned (empty: the "
+        "last night's, else a small number that fits an evening).",
+    )
     results_version = models.PositiveBigIntegerField(
         default=0,
         help_text="Changes to the season's results folded into its standings so far (a rules "
         "change raises it directly); the changes still pending are scoring's ResultChange rows.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = SeasonQuerySet.as_manager()
 
     class Meta:
         ordering = ["league_id", "-starts_on", "name"]
@@ -116,6 +152,10 @@ class Season(models.Model):
                 | Q(starts_on__isnull=True)
                 | Q(ends_on__gte=F("starts_on")),
                 name="season_ends_after_start",
+            ),
+            models.CheckConstraint(
+                condition=Q(usual_rounds__isnull=True) | Q(usual_rounds__gte=1),
+                name="season_usual_rounds_positive",
             ),
         ]
 
@@ -165,7 +205,7 @@ class Team(models.Model):
         return (self.player_one_id, self.player_two_id)
 
 
-class Night(models.Model):
+class Night(ArchivedFields):
     class Status(models.TextChoices):
         PLANNED = "planned", "Planned"
         CHECK_IN = "check_in", "Checking in"
@@ -177,6 +217,8 @@ class Night(models.Model):
     venue = models.CharField(max_length=120, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PLANNED)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = NightQuerySet.as_manager()
 
     class Meta:
         ordering = ["date", "id"]
@@ -261,3 +303,32 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} of {self.target_type} {self.target_id} by {self.actor_label}"
+
+
+class ApiToken(models.Model):
+    """An organiser's own named key to the REST API (``Authorization: Token <key>``), several per
+    user. Only a SHA-256 digest of the key is stored: the key is shown once, when it is made, and
+    a lost one is revoked and replaced. A revoked token is kept (who made it, when, last used)
+    but opens nothing."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=80)
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key, hex.")
+    prefix = models.CharField(
+        max_length=12, help_text="The key's first characters, to tell keys apart."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

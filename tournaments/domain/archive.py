@@ -103,6 +103,10 @@ exactly as before, and the next hand folds into them as it would have; they are 
 together with the seasons' ``results_version`` and the pending result changes, which are kept
 too, so the sweep finds after a restore exactly the work it would have found before."""
 
+LEFT_BEHIND: frozenset[str] = frozenset({"league.apitoken"})
+"""Record kinds of the league apps that no archive holds: an organiser's API tokens belong to the
+account on this site, not to a league (like the account's rights, see :data:`ACCOUNT_FIELDS`)."""
+
 MODEL_ORDER = {label: index for index, (label, _) in enumerate(ARCHIVE_MODELS)}
 
 
