@@ -34,7 +34,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from league.models import Season, Team
+from league.models import ArchivedFields, Season, Team
 
 __all__ = [
     "Bracket",
@@ -46,7 +46,13 @@ __all__ = [
 ]
 
 
-class Bracket(models.Model):
+class BracketQuerySet(models.QuerySet):
+    def not_archived(self):
+        """Brackets in use: neither archived nor of an archived season."""
+        return self.filter(archived_at__isnull=True, season__archived_at__isnull=True)
+
+
+class Bracket(ArchivedFields):
     class Kind(models.TextChoices):
         SINGLE = "single", "Single elimination"
         DOUBLE = "double", "Double elimination"
@@ -86,6 +92,8 @@ class Bracket(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = BracketQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "id"]
