@@ -1,0 +1,91 @@
+"""Behind a transaction-pooling PgBouncer (README: How to scale out) a client's transactions may
+each run on another server connection: nothing may outlive a transaction. ``DATABASE_POOLING=
+transaction`` turns off Django's server-side cursors (``QuerySet.iterator()`` declares one WITH
+HOLD outside a transaction); statements are never prepared on the server, pooled or not.
+
+The settings are read by a fresh interpreter with the environment a web host of
+``scripts/cluster-night`` gets; the hand path and a recompute run on the PostgreSQL pass and leave
+no prepared statement in their session."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from scoring.standings import season_standings_recompute
+from tests.api.test_hand_door import post_hand
+from tests.conftest import require
+
+ROOT = Path(__file__).resolve().parents[2]
+READ = (
+    "import json; from django.conf import settings as s; d = s.DATABASES['default'];"
+    " print(json.dumps([d['DISABLE_SERVER_SIDE_CURSORS'], d['OPTIONS'], d['CONN_MAX_AGE']]))"
+)
+
+
+def database_settings(**env: str) -> subprocess.CompletedProcess:
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "DATABASE_POOLING", "REDIS_URL"}
+    }
+    environment |= {"DJANGO_SETTINGS_MODULE": "config.settings", "SECRET_KEY": "x" * 50, **env}
+    return subprocess.run(
+        [sys.executable, "-c", READ],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_transaction_pooling_turns_server_side_cursors_off_and_never_prepares():
+    done = database_settings(
+        DATABASE_URL="postgres://euchre@10.77.0.1:6432/euchre", DATABASE_POOLING="transaction"
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [
+        True,
+        {"server_side_binding": False, "prepare_threshold": None},
+        60,
+    ]
+
+
+def test_a_direct_connection_keeps_server_side_cursors_and_never_prepares():
+    done = database_settings(DATABASE_URL="postgres://euchre@db:5432/euchre")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [
+        False,
+        {"server_side_binding": False, "prepare_threshold": None},
+        60,
+    ]
+
+
+def test_an_unknown_pooling_mode_is_refused_with_the_choices():
+    done = database_settings(
+        DATABASE_URL="postgres://euchre@db:5432/euchre", DATABASE_POOLING="statement"
+    )
+    assert done.returncode != 0
+    assert "DATABASE_POOLING is session or transaction, not 'statement'" in done.stderr
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_hands_and_a_recompute_leave_no_prepared_statement_in_the_session(organiser_api, make_game):
+    """A prepared statement stays in the server session that prepared it; through a transaction
+    pooler the next transaction may run on another one, where it is missing."""
+    require(connection.vendor == "postgresql", "needs PostgreSQL (DATABASE_URL)")
+    game = make_game()
+    for number in range(1, 8):
+        assert post_hand(organiser_api, game, number, key=f"k{number}").status_code == 201
+    assert post_hand(organiser_api, game, 7, key="k7").status_code == 200  # a resend
+    assert season_standings_recompute(season_id=game.season_id, force=True) is not None
+    assert connection.connection.prepare_threshold is None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements")
+        assert cursor.fetchone() == (0,)
