@@ -215,3 +215,21 @@ def login_failed(request, *, username: str) -> None:
     get_usage(
         request, group=LOGIN_GROUP, key=_login_pair(username), rate=_login_rate, increment=True
     )
+
+
+def api_tokens_of(*, user):
+    """A user's own API tokens, newest first: nobody sees another's, a superuser included."""
+    from league.models import ApiToken
+
+    if user is None or not user.is_authenticated:
+        return ApiToken.objects.none()
+    return ApiToken.objects.filter(user=user)
+
+
+def api_token_for_owner(*, user, pk: int):
+    """One of the user's own API tokens; another user's is "no such token" (404), not 403, so
+    its existence is not told."""
+    token = api_tokens_of(user=user).filter(pk=pk).first()
+    if token is None:
+        raise NotFoundError("no such token")
+    return token

@@ -54,6 +54,12 @@ class LeagueForm(forms.Form):
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
 
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(
+        max_length=80, help_text="What will use it, e.g. “scoreboard script” or “Zapier”."
+    )
+
+
 class InvitationForm(forms.Form):
     email = forms.EmailField(required=False, help_text="Whom the link is for (a note only).")
 

@@ -364,3 +364,79 @@ def invitation_accept(*, invitation, user) -> LeagueRole:
             after={"user": user.get_username(), "role": role.role},
         )
         return role
+
+
+# --- An organiser's own API tokens (issue 31) ---
+
+API_TOKEN_START = "eul_"
+"""How every key of :class:`league.models.ApiToken` begins: a key DRF's own token table made
+(40 hex digits) never does, so the authentication knows which table to look in."""
+
+API_TOKEN_TOUCH_SECONDS = 60
+"""``last_used_at`` is written at most once a minute per token: a client sending hands in a burst
+costs no write per request."""
+
+
+def api_token_digest(key: str) -> str:
+    """The SHA-256 of a key, as stored: the key itself is random (240 bits), so a plain digest is
+    as good as a slow password hash for it, and is looked up by an index."""
+    import hashlib
+
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def api_token_create(*, user, name: str):
+    """A new named API token for ``user``: returns the row and the key, which is never stored and
+    cannot be shown again."""
+    import secrets
+
+    from league.models import ApiToken
+
+    if user is None or not user.is_authenticated:
+        raise DomainError("sign in to make an API token")
+    name = " ".join(name.split())
+    if not name:
+        raise DomainError("give the token a name (what will use it?)", field="name")
+    limit = ApiToken._meta.get_field("name").max_length
+    if len(name) > limit:
+        raise DomainError(f"a token's name has at most {limit} characters", field="name")
+    key = API_TOKEN_START + secrets.token_urlsafe(30)
+    token = ApiToken.objects.create(
+        user=user, name=name, digest=api_token_digest(key), prefix=key[:12]
+    )
+    return token, key
+
+
+def api_token_revoke(*, token) -> None:
+    """Revoke a token (from :func:`league.access.api_token_for_owner`): it opens nothing from the
+    next request on; the row stays, listed as revoked."""
+    from django.utils import timezone
+
+    from league.models import ApiToken
+
+    ApiToken.objects.filter(pk=token.pk, revoked_at=None).update(revoked_at=timezone.now())
+
+
+def api_token_user(*, key: str):
+    """The active user whose unrevoked token ``key`` is, and the token, or ``None`` if no such
+    token is in use; notes when it was last used (:data:`API_TOKEN_TOUCH_SECONDS`)."""
+    import datetime
+
+    from django.utils import timezone
+
+    from league.models import ApiToken
+
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(digest=api_token_digest(key), revoked_at=None)
+        .first()
+    )
+    if token is None:
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at >= datetime.timedelta(
+        seconds=API_TOKEN_TOUCH_SECONDS
+    ):
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token

@@ -30,6 +30,7 @@ from league.domain.rules import Rulebook as RulebookRules
 from league.errors import AccessDeniedError, DomainError, NotFoundError
 from league.forms import (
     ROSTER_TEMPLATE,
+    ApiTokenForm,
     DeactivateForm,
     InvitationForm,
     LeagueForm,
@@ -195,6 +196,44 @@ def invitation(request, token: str):
         messages.success(request, f"You now co-organise {invite.league.name}.")
         return redirect("manage:league", pk=invite.league_id)
     return render(request, "manage/invitation.html", {"invitation": invite})
+
+
+# --- The organiser's own API tokens ---
+
+
+@workspace
+@require_http_methods(["GET", "POST"])
+def api_tokens(request):
+    """Make a named API token (its key shown on this answer only), list one's tokens."""
+    form = ApiTokenForm(request.POST or None)
+    key, status = None, 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                _token, key = services.api_token_create(user=request.user, **form.cleaned_data)
+            except DomainError as error:
+                form_error(form, error)
+            else:
+                form = ApiTokenForm()
+        status = 400 if form.errors else 200
+    context = {
+        "form": form,
+        "key": key,
+        "tokens": access.api_tokens_of(user=request.user),
+        "api_root": request.build_absolute_uri("/api/v1/"),
+    }
+    response = render(request, "manage/tokens.html", context, status=status)
+    response["Cache-Control"] = "no-store"  # the page may hold a key: never keep it
+    return response
+
+
+@workspace
+@require_POST
+def api_token_revoke(request, pk: int):
+    token = access.api_token_for_owner(user=request.user, pk=pk)
+    services.api_token_revoke(token=token)
+    messages.success(request, f"Token “{token.name}” revoked: it opens nothing from now on.")
+    return redirect("manage:tokens")
 
 
 # --- Seasons and rules ---

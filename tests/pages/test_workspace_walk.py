@@ -22,6 +22,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver
 
 from league.models import Invitation, League, LeagueRole, Season
+from league.services import api_token_create
 from tests.factories import LeagueRoleFactory
 from tests.fuzz.seed import seed_league
 
@@ -35,6 +36,7 @@ LEAGUE_FREE = {
     "manage:login",
     "manage:logout",
     "manage:signup",
+    "manage:tokens",
     "brackets:manage-list",
 }
 """Workspace routes that name no league: the signed-in user's own lists and forms, accounts."""
@@ -80,6 +82,7 @@ class Walk:
         teams_season, individual = seeded.ids["season"]
         Season.objects.filter(pk=teams_season).update(name=MARKERS[1])
         invitation = Invitation.objects.create(league_id=league_id, token="i" * 32)
+        api_token, _key = api_token_create(user=self.owner, name="walked")
         # By the word before a parameter in the route: which of the league's objects it names.
         self.by_noun = {
             "leagues": league_id,
@@ -90,6 +93,7 @@ class Walk:
             "rounds": 1,
             "brackets": seeded.ids["bracket"][0],
             "invite": invitation.token,
+            "tokens": api_token.pk,  # the owner's own: another user's is 404
         }
         self.query = urlencode(
             {

@@ -25,6 +25,10 @@ from tournaments.services.schedules import season_schedule_create
 DEMO_SLUG = "rosies"
 DEMO_USER = "organiser"
 DEMO_PASSWORD = "euchre-demo"
+ADMIN_USER = "admin"
+ADMIN_PASSWORD = "euchre-admin"
+"""The site's administrator (Django's admin), apart from the demo's organiser: the organiser is
+an ordinary account that owns the demo league, so the demo shows what an organiser sees."""
 PLAYERS = [
     "Alice Park",
     "Bob Meyer",
@@ -88,9 +92,11 @@ class Command(BaseCommand):
         user_model = get_user_model()
         organiser = user_model.objects.filter(username=DEMO_USER).first()
         if organiser is None:
-            organiser = user_model.objects.create_superuser(
+            organiser = user_model.objects.create_user(
                 DEMO_USER, "organiser@example.org", DEMO_PASSWORD
             )
+        if not user_model.objects.filter(username=ADMIN_USER).exists():
+            user_model.objects.create_superuser(ADMIN_USER, "admin@example.org", ADMIN_PASSWORD)
         league = league_services.league_create(
             name="Tuesday Euchre at Rosie's", slug=DEMO_SLUG, owner=organiser
         )
@@ -232,6 +238,8 @@ class Command(BaseCommand):
         lines += [
             f"  API docs:               {base_url}/api/docs/  (ReDoc: {base_url}/api/redoc/)",
             f"  API root:               {base_url}/api/v1/",
-            f"  Admin:                  {base_url}/admin/",
+            f"  Your API tokens:        {base_url}/manage/tokens/  (signed in as {DEMO_USER!r})",
+            f"  Admin:                  {base_url}/admin/  (user {ADMIN_USER!r}, "
+            f"password {ADMIN_PASSWORD!r})",
         ]
         self.stdout.write("\n".join(lines) + "\n")
