@@ -125,6 +125,11 @@ class Season(ArchivedFields):
     rulebook = models.ForeignKey(Rulebook, on_delete=models.PROTECT, related_name="seasons")
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
+    fairness_public = models.BooleanField(
+        default=False,
+        help_text="Show the season's fairness report (partners, byes, strength of schedule) on "
+        "its public page and to anyone through the API; organisers always see it.",
+    )
     standing_rules = models.JSONField(
         default=dict, blank=True, help_text="Tie-break chain and season rules for the standings."
     )
