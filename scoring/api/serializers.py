@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from league.models import Player, Season, Team
 from scoring.domain.hand_input import FACTS, NUMBER, Fact
+from scoring.domain.standings import MEASURE_LABELS
 from scoring.models import Game, Hand, Side
 
 
@@ -281,8 +282,13 @@ class StandingRulesSerializer(serializers.Serializer):
     tiebreaks = serializers.ListField(
         child=serializers.CharField(),
         required=False,
-        help_text="In order, from: win_pct, wins, points_for, point_diff, head_to_head, marches, "
-        "loners_made, euchres_inflicted, buchholz; a seeded coin flip always decides last.",
+        help_text="In order, from: "
+        + ", ".join(
+            f"{name} ({label})" for name, label in MEASURE_LABELS.items() if name != "coin_flip"
+        )
+        + "; a seeded coin flip always decides last. head_to_head, head_to_head_points and "
+        "head_to_head_diff are counted among the tied only, and re-applied to any smaller group "
+        "still tied.",
     )
     count_best_nights = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     best_nights_by = serializers.ChoiceField(choices=["wins", "points"], required=False)

@@ -46,8 +46,8 @@ buchholz from totals
 The totals render the snapshot's parts exactly as :func:`~scoring.domain.stats.player_stats`,
 :func:`~scoring.domain.stats.team_stats` and :func:`~scoring.domain.standings.compute_standings`
 do from all the games (``tests/domain/test_season_totals.py`` proves it); the standings only
-when the season counts every night (best nights need each night's meetings, which the totals do
-not keep).
+when the season counts every night and ranks by no measure read game by game (best nights and
+those measures need each game, which the totals do not keep).
 """
 
 from __future__ import annotations
@@ -557,8 +557,8 @@ class SeasonTotals:
         :func:`~scoring.domain.standings.compute_standings` ranks the games the totals hold.
         Needs every entrant's record and Buchholz; ``results_against`` answers head-to-head for
         entrants whose opponents are not loaded."""
-        if rules.count_best_nights is not None:
-            raise ValueError("best nights need each night's meetings: rank the games instead")
+        if rules.ranks_game_by_game:
+            raise ValueError("these rules need each game (best nights, or a measure game by game)")
         nights_of: dict[int, list[int]] = {}
         for night, lines in sorted(self.nights.items()):
             for entrant in lines:

@@ -194,7 +194,7 @@ def season_fold(
     names = _names(season, totals.records, is_teams=is_teams)
     entrants = _entrants(season, names, totals)
     played: list[GameShare] | None = None  # every stored share in played order, when needed
-    if rules.count_best_nights is None:
+    if not rules.ranks_game_by_game:
         buchholz = buchholz_changes(totals, scores_before, stored_buchholz)
         standings = totals.standings(
             rules,
@@ -203,7 +203,7 @@ def season_fold(
             buchholz=buchholz,
             results_against=_OpponentLines(season, totals),
         )
-    else:  # best nights need each night's meetings: rank the games themselves
+    else:  # best nights and game-by-game measures need each game: rank the games themselves
         played = _played_shares(season, is_teams=is_teams)
         records = [_game_record(share, order) for order, share in enumerate(played)]
         standings = compute_standings(records, rules, entrants=entrants, names=names)

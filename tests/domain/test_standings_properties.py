@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scoring.domain.standings import (
+    GROUP_MEASURES,
     MEASURE_LABELS,
     Bye,
     SeasonRules,
@@ -118,7 +119,8 @@ def test_the_standings_do_not_depend_on_input_order(season, rules, shuffler: ran
 @given(seasons(), season_rules())
 def test_each_row_sits_below_the_row_above_on_the_measure_it_names(season, rules):
     """At the measure that decided two neighbours, the upper one is strictly ahead, and every
-    measure before it in the chain (other than head-to-head, which is relative) is level."""
+    measure before it in the chain (other than the head-to-head ones, which are relative to the
+    tied group) is level."""
     games, byes, roster = season
     standings = compute_standings(games, rules, byes=byes, entrants=roster)
     ranked = [row for row in standings.rows if row.qualified]
@@ -126,11 +128,11 @@ def test_each_row_sits_below_the_row_above_on_the_measure_it_names(season, rules
     for above, row in pairwise(ranked):
         decided = chain.index(row.decided_by)
         for measure in chain[:decided]:
-            if measure != "head_to_head":
+            if measure not in GROUP_MEASURES:
                 assert rounded(above.tiebreaks[measure]) == rounded(row.tiebreaks[measure])
-        if row.decided_by != "head_to_head":
+        if row.decided_by not in GROUP_MEASURES:
             assert rounded(above.tiebreaks[row.decided_by]) > rounded(row.tiebreaks[row.decided_by])
-    if chain[0] != "head_to_head":
+    if chain[0] not in GROUP_MEASURES:
         values = [rounded(row.tiebreaks[chain[0]]) for row in ranked]
         assert values == sorted(values, reverse=True)
 

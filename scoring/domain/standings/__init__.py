@@ -44,10 +44,28 @@ measure
     ``head_to_head``  wins minus losses in counted games against the *other entrants of the tied
                       group* (each opponent met counts once per game). It is recomputed for each
                       smaller group that is still tied, so it is re-applied after any split.
+    ``head_to_head_points``  points scored in counted games against the other entrants of the
+                      tied group; ``head_to_head_diff`` those points less the points let in
+                      (the UEFA way). A game counts once however many of the group sat
+                      opposite. Re-applied like ``head_to_head``: on the cycle A beat B 10–7,
+                      B beat C 10–8, C beat A 10–6 the differences are C +2, A −1, B −1, and
+                      then, between A and B alone, A +3, B −3: C, A, B.
     ``marches``, ``loners_made``, ``euchres_inflicted``  sums of the entrant's side tallies.
     ``buchholz``      opponents' strength: over the counted games, the sum of the opposing side's
                       *score*, a side's score being the mean of its entrants' wins + draws / 2.
                       Byes add nothing.
+    ``buchholz_cut1`` Buchholz less the weakest opposing side met (one game's term dropped);
+                      ``buchholz_median`` less the weakest and the strongest (0 with fewer than
+                      three games).
+    ``sonneborn_berger``  over the counted games, the opposing side's score times the result
+                      (1 a win, ½ a draw, 0 a loss): the strength of the opponents beaten.
+    ``progressive``   the sum of the entrant's score (wins + draws / 2) after each of its counted
+                      games in played order (``played_order``, then game id): early wins weigh
+                      more. Byes have no place in the order and add nothing.
+game by game
+    Those last six measures read each counted game, not only an entrant's sums: a season ranked
+    by one of them (or by its best nights) is ranked from its games
+    (``SeasonRules.ranks_game_by_game``).
     ``coin_flip``     a draw number from the entrant id and the recorded ``coin_flip_seed``
                       (SHA-256, so it is the same on every machine and for every input order);
                       the higher draw goes first. It always ends the chain, so ranks are 1…n.
@@ -57,7 +75,8 @@ tie-break chain
     and every smaller group that is still tied starts the chain again from the top (so
     head-to-head is re-applied among exactly the entrants still level). A head-to-head that
     cannot split a group (a cycle such as A beat B, B beat C, C beat A; all level; or no games
-    among them) falls through to the next measure, and the reason says so.
+    among them) falls through to the next measure, and the reason says so; so do head-to-head
+    points and point difference when the group is level on them.
 qualified
     An entrant with at least ``min_games`` games in the season (all nights, before best nights are
     chosen; forfeits that count as games and byes that count as wins included). Unqualified
@@ -65,7 +84,9 @@ qualified
 reason
     For every ranked row but the first: which measure put it behind the row directly above
     ("behind Rosie's Aces on points for (40 to 45)"). The first row says what put it ahead of the
-    second. Entrants are named through the ``names`` mapping, or as ``#id``.
+    second. Entrants are named through the ``names`` mapping, or as ``#id``. Notes on measures
+    that could not split the group come first, each ended by "; "; the deciding clause is always
+    last (so a short form can show it alone, with the whole sentence behind it).
 """
 
 from scoring.domain.standings.compute import compute_standings
@@ -74,6 +95,8 @@ from scoring.domain.standings.rows import StandingRow, Standings
 from scoring.domain.standings.rules import (
     BYE_VALUES,
     DEFAULT_TIEBREAKS,
+    GAME_BY_GAME_MEASURES,
+    GROUP_MEASURES,
     MEASURE_LABELS,
     NIGHT_ORDERS,
     SeasonRules,
@@ -83,6 +106,8 @@ from scoring.domain.standings.tiebreaks import coin_flip_draw
 __all__ = [
     "BYE_VALUES",
     "DEFAULT_TIEBREAKS",
+    "GAME_BY_GAME_MEASURES",
+    "GROUP_MEASURES",
     "MEASURE_LABELS",
     "NIGHT_ORDERS",
     "SIDES",

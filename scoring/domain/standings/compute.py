@@ -102,6 +102,9 @@ def _row(
     for measure in ranker.chain:
         if measure == "head_to_head":
             tiebreaks[measure] = ranker.head_to_head_shown.get(entrant)
+        elif measure in ("head_to_head_points", "head_to_head_diff"):
+            value = ranker.group_values[measure].get(entrant)
+            tiebreaks[measure] = None if value is None else _plain(value)
         elif measure in ("points_for", "point_diff"):
             tiebreaks[measure] = _plain(ranker.values[measure][entrant])
         else:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.domain.standings.rules import MEASURE_LABELS, PRECISION
+from scoring.domain.standings.rules import GROUP_MEASURES, MEASURE_LABELS, PRECISION
 
 _DASH = "\N{EN DASH}"
 """Between the numbers of a record: wins, losses, then draws if any."""
@@ -50,7 +50,7 @@ def shown_pair(measure: str, own: Any, above: Any) -> tuple[str, str]:
             if shown[0] != shown[1]:
                 return shown
         return shown
-    if measure == "point_diff":
+    if measure in ("point_diff", "head_to_head_diff"):
         return _signed(own), _signed(above)
     if isinstance(own, str):
         return own, above
@@ -101,4 +101,6 @@ def reason(
         return f"{whom} on head-to-head among {decision.group_size} tied ({own} to {theirs})"
     if decision.measure == "head_to_head":
         return f"{whom} on head-to-head ({own})"
+    if decision.measure in GROUP_MEASURES and decision.group_size > 2:
+        return f"{whom} on {label} among {decision.group_size} tied ({own} to {theirs})"
     return f"{whom} on {label} ({own} to {theirs})"

@@ -34,6 +34,19 @@ class _Entry(NamedTuple):
     tally: SideTally | None
     forfeit: str | None
     is_bye: bool
+    order: tuple[int, int] | None
+
+
+class PlayedGame(NamedTuple):
+    """One counted game of an entrant, as the game-by-game measures read it: its place in the
+    played order (``played_order``, then game id), the opposing side's entrants, the entrant's
+    result (1, 0.5 or 0) and the points for and against it."""
+
+    order: tuple[int, int]
+    opponents: tuple[int, ...]
+    result: float
+    points_for: float
+    points_against: float
 
 
 @dataclass
@@ -54,6 +67,7 @@ class EntrantRecord:
     euchres_inflicted: int = 0
     games_in_season: int = 0
     meetings: list[tuple[tuple[int, ...], float]] = field(default_factory=list)
+    played: list[PlayedGame] = field(default_factory=list)
     nights_counted: tuple[int, ...] = ()
     nights_dropped: tuple[int, ...] = ()
 
@@ -76,6 +90,7 @@ def entrant_entries(
     forfeit_counts = rules.forfeit_counts_as_game
     for game in games:
         night_id, forfeited_by, winner = game.night_id, game.forfeited_by, game.winner
+        order = (game.played_order, game.game_id)
         for side, own, other, points_for, points_against, tally in (
             ("A", game.side_a, game.side_b, game.points_a, game.points_b, game.tally_a),
             ("B", game.side_b, game.side_a, game.points_b, game.points_a, game.tally_b),
@@ -83,7 +98,18 @@ def entrant_entries(
             if forfeited_by is None:
                 result = 0.5 if winner is None else 1.0 if winner == side else 0.0
                 entry = make(
-                    (night_id, True, result, points_for, points_against, other, tally, None, False)
+                    (
+                        night_id,
+                        True,
+                        result,
+                        points_for,
+                        points_against,
+                        other,
+                        tally,
+                        None,
+                        False,
+                        order,
+                    )
                 )
             else:
                 won = forfeited_by != side
@@ -98,6 +124,7 @@ def entrant_entries(
                         tally,
                         "won" if won else "lost",
                         False,
+                        order,
                     )
                 )
             for entrant in own:  # the entrants of a side share one (immutable) entry
@@ -105,7 +132,7 @@ def entrant_entries(
     byes = list(byes)
     if rules.bye_value == "nothing":
         # A worthless bye makes no night: it must not take a best-night place.
-        worthless = make((None, False, None, 0, 0, (), None, None, True))
+        worthless = make((None, False, None, 0, 0, (), None, None, True, None))
         for bye in byes:
             entries[bye.entrant].append(worthless)
         return entries
@@ -121,7 +148,7 @@ def entrant_entries(
             points = averages[bye.entrant]
         win = rules.bye_counts_as_win
         entries[bye.entrant].append(
-            make((bye.night_id, win, 1.0 if win else None, points, 0, (), None, None, True))
+            make((bye.night_id, win, 1.0 if win else None, points, 0, (), None, None, True, None))
         )
     return entries
 
@@ -160,7 +187,8 @@ def record_of_entries(entries: list[_Entry], rules: SeasonRules) -> EntrantRecor
     marches = loners_made = euchres_inflicted = 0
     points_for = points_against = 0  # added up in the entries' order, as floats may be
     meetings = record.meetings
-    for _night, counts, result, own, their, opponents, tally, forfeit, is_bye in counted:
+    played = record.played if rules.measures_each_game else None
+    for _night, counts, result, own, their, opponents, tally, forfeit, is_bye, order in counted:
         points_for += own
         points_against += their
         byes += is_bye
@@ -183,6 +211,8 @@ def record_of_entries(entries: list[_Entry], rules: SeasonRules) -> EntrantRecor
             draws += 1
         if opponents:
             meetings.append((opponents, result))
+            if played is not None:
+                played.append(PlayedGame(order, opponents, result, own, their))
     record.games, record.wins, record.losses, record.draws = games, wins, losses, draws
     record.points_for, record.points_against, record.byes = points_for, points_against, byes
     record.forfeit_wins, record.forfeit_losses = forfeit_wins, forfeit_losses

@@ -17,13 +17,36 @@ MEASURE_LABELS: dict[str, str] = {
     "points_for": "points for",
     "point_diff": "point difference",
     "head_to_head": "head-to-head",
+    "head_to_head_points": "head-to-head points",
+    "head_to_head_diff": "head-to-head point difference",
     "marches": "marches",
     "loners_made": "loners made",
     "euchres_inflicted": "euchres inflicted",
     "buchholz": "opponents' strength",
+    "buchholz_cut1": "opponents' strength less the weakest",
+    "buchholz_median": "opponents' strength less the weakest and strongest",
+    "sonneborn_berger": "strength of the opponents beaten",
+    "progressive": "progressive score",
     "coin_flip": "coin flip",
 }
 """Every tie-break a season can choose, by name, with the words shown to people."""
+
+GROUP_MEASURES = ("head_to_head", "head_to_head_points", "head_to_head_diff")
+"""The measures worked out among the entrants of a tied group only (re-applied to each smaller
+group still tied)."""
+
+GAME_BY_GAME_MEASURES = frozenset(
+    {
+        "head_to_head_points",
+        "head_to_head_diff",
+        "buchholz_cut1",
+        "buchholz_median",
+        "sonneborn_berger",
+        "progressive",
+    }
+)
+"""The measures that need each counted game (its points, opponents and order), not only an
+entrant's sums: a season ranked by one of them is ranked from its games."""
 
 DEFAULT_TIEBREAKS: tuple[str, ...] = ("win_pct", "head_to_head", "point_diff", "points_for")
 BYE_VALUES = ("nothing", "fixed", "average")
@@ -107,6 +130,17 @@ class SeasonRules:
                 f"the playoffs take between 1 and {MAX_PLAYOFF_SPOTS} entrants",
                 field="playoff_spots",
             )
+
+    @property
+    def measures_each_game(self) -> bool:
+        """Whether a measure of the chain reads each counted game (``GAME_BY_GAME_MEASURES``)."""
+        return any(name in GAME_BY_GAME_MEASURES for name in self.tiebreaks)
+
+    @property
+    def ranks_game_by_game(self) -> bool:
+        """Whether the ranking needs each game, not only each entrant's sums: when only the best
+        nights count, or when a measure reads each counted game."""
+        return self.count_best_nights is not None or self.measures_each_game
 
     @property
     def chain(self) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from typing import Any
 from scoring.domain.standings.explain import Decision, name_list, record_shown, shown_pair
 from scoring.domain.standings.explain import reason as decision_reason
 from scoring.domain.standings.records import EntrantRecord
-from scoring.domain.standings.rules import PRECISION, SeasonRules
+from scoring.domain.standings.rules import MEASURE_LABELS, PRECISION, SeasonRules
 
 
 def _buchholz(records: dict[int, EntrantRecord]) -> dict[int, float]:
@@ -27,6 +27,63 @@ def _buchholz(records: dict[int, EntrantRecord]) -> dict[int, float]:
         )
         for entrant, record in records.items()
     }
+
+
+def _opponent_scores(records: dict[int, EntrantRecord]) -> dict[int, list[tuple[float, float]]]:
+    """Per entrant, one ``(opposing side's score, result)`` per counted game with an opponent,
+    the side's score being the mean of its entrants' scores (as Buchholz reads it)."""
+    score = {entrant: record.score for entrant, record in records.items()}.__getitem__
+    return {
+        entrant: [
+            (sum(map(score, opponents)) / len(opponents), result)
+            for opponents, result in record.meetings
+        ]
+        for entrant, record in records.items()
+    }
+
+
+def _cut(values: list[float], lowest: int, highest: int) -> float:
+    """The sum of ``values`` less its ``lowest`` smallest and ``highest`` largest (0 when that
+    leaves none)."""
+    kept = sorted(values)[lowest : len(values) - highest]
+    return sum(kept)
+
+
+def _progressive(record: EntrantRecord) -> float:
+    """The sum of the entrant's score after each of its counted games, in played order."""
+    running = total = 0.0
+    for played in sorted(record.played):
+        running += played.result
+        total += running
+    return total
+
+
+def _each_game_values(measure: str, records: dict[int, EntrantRecord]) -> dict[int, float]:
+    """The values of a measure read from each counted game (Buchholz cut 1 and median,
+    Sonneborn-Berger, progressive score)."""
+    if measure == "progressive":
+        return {entrant: _progressive(record) for entrant, record in records.items()}
+    faced = _opponent_scores(records)
+    if measure == "buchholz_cut1":
+        return {e: _cut([s for s, _ in games], 1, 0) for e, games in faced.items()}
+    if measure == "buchholz_median":
+        return {e: _cut([s for s, _ in games], 1, 1) for e, games in faced.items()}
+    return {e: sum(s * result for s, result in games) for e, games in faced.items()}
+
+
+@dataclass
+class _GroupPoints:
+    """Points scored and let in by each entrant of a tied group in its counted games against the
+    group's other entrants (a game counts once, however many of them sat opposite)."""
+
+    points_for: dict[int, float]
+    points_against: dict[int, float]
+    met: bool
+
+    def value(self, measure: str, entrant: int) -> float:
+        if measure == "head_to_head_points":
+            return self.points_for[entrant]
+        return self.points_for[entrant] - self.points_against[entrant]
 
 
 def coin_flip_draw(seed: int, entrant: int) -> int:
@@ -124,7 +181,13 @@ class Ranker:
             "buchholz": buchholz,
             "coin_flip": {e: coin_flip_draw(rules.coin_flip_seed, e) for e in records},
         }
+        for measure in ("buchholz_cut1", "buchholz_median", "sonneborn_berger", "progressive"):
+            if measure in self.chain:
+                self.values[measure] = _each_game_values(measure, records)
         self.head_to_head_shown: dict[int, str] = {}
+        self.group_values: dict[str, dict[int, float]] = defaultdict(dict)
+        """The head-to-head points and point difference of each entrant in the last tied group
+        it was compared in."""
         prefetch = getattr(self.results_against, "prefetch", None)
         if prefetch is not None and "head_to_head" in self.chain:
             # A lookup that reads on demand reads at once every entrant head-to-head may be
@@ -171,6 +234,33 @@ class Ranker:
             self.head_to_head_shown[entrant] = h2h.shown(entrant)
         return h2h
 
+    def group_points(self, group: list[int]) -> _GroupPoints:
+        """The points each entrant of ``group`` scored and let in against the others."""
+        members = set(group)
+        points_for = dict.fromkeys(group, 0.0)
+        points_against = dict.fromkeys(group, 0.0)
+        met = False
+        for entrant in group:
+            for played in self.records[entrant].played:
+                if members.isdisjoint(played.opponents):
+                    continue
+                met = True
+                points_for[entrant] += played.points_for
+                points_against[entrant] += played.points_against
+        return _GroupPoints(points_for, points_against, met)
+
+    def group_note(self, measure: str, group: list[int], met: bool, shown: Any) -> str:
+        """Why a group measure (head-to-head points or point difference) could not split
+        ``group``."""
+        if not met:
+            if len(group) == 2:
+                return f"{self.names_of(group)} have not met"
+            return f"no head-to-head games among {self.names_of(group)}"
+        label = MEASURE_LABELS[measure]
+        if len(group) == 2:
+            return f"level on {label} ({shown})"
+        return f"level on {label} among {self.names_of(group)} ({shown} each)"
+
     def head_to_head_note(self, group: list[int], h2h: _HeadToHead) -> str:
         """Why head-to-head could not split ``group``."""
         if not h2h.met:
@@ -193,6 +283,11 @@ class Ranker:
                 h2h = self.head_to_head(group)
                 keys = {e: h2h.balance(e) for e in group}
                 shown = {e: h2h.shown(e) for e in group}
+            elif measure in ("head_to_head_points", "head_to_head_diff"):
+                points = self.group_points(group)
+                shown = {e: points.value(measure, e) for e in group}
+                keys = {e: round(value, PRECISION) for e, value in shown.items()}
+                self.group_values[measure].update(shown)
             else:
                 values = self.values[measure]
                 keys = {e: round(values[e], PRECISION) for e in group}
@@ -203,6 +298,9 @@ class Ranker:
             if len(buckets) == 1:
                 if measure == "head_to_head":
                     notes.append(self.head_to_head_note(group, h2h))
+                elif measure in ("head_to_head_points", "head_to_head_diff"):
+                    value = shown_pair(measure, shown[group[0]], shown[group[0]])[0]
+                    notes.append(self.group_note(measure, group, points.met, value))
                 continue
             ordered: list[tuple[int, Decision | None]] = []
             for key in sorted(buckets, reverse=True):
