@@ -61,6 +61,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the request id is bound for everything after it, and every answer is timed.
+    "config.observability.ObserveRequests",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -280,7 +282,7 @@ SPECTACULAR_SETTINGS = {
 # Security: secure defaults whenever DEBUG is off (manage.py check --deploy stays clean).
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
@@ -308,10 +310,30 @@ CONTENT_SECURITY_POLICY = {
 }
 SILENCED_SYSTEM_CHECKS = ["security.W021"] if not SECURE_HSTS_PRELOAD else []
 
+# Logs (config.logs): every record carries the request id; JSON lines in production (a
+# DATABASE_URL with DEBUG off) unless LOG_FORMAT says "text", text otherwise. Workers use the same
+# configuration (config.celery).
+LOG_FORMAT = os.environ.get("LOG_FORMAT") or ("json" if DATABASE_URL and not DEBUG else "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(levelname)s %(name)s %(message)s %(request_id)s",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": "time",  # ISO 8601, in UTC
+        },
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         # Django's own logger is INFO by its defaults, so its records (a warning per 4xx answer
@@ -342,3 +364,19 @@ RATELIMIT_USE_CACHE = "default"
 # Behind a reverse proxy every request comes from the proxy's address: name the header that carries
 # the real client address (e.g. HTTP_X_REAL_IP, set by the proxy) so rate limits key on it.
 RATELIMIT_IP_META_KEY = os.environ.get("RATELIMIT_IP_META_KEY") or None
+
+# Metrics (config.observability, README: Observability): GET /metrics answers a scraper asking
+# directly from these networks, or sending "Authorization: Bearer <METRICS_TOKEN>"; 403 otherwise.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_ALLOWED_NETWORKS = env_list(
+    "METRICS_ALLOWED_NETWORKS",
+    "127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7",
+)
+# Several processes (gunicorn's workers, a prefork Celery worker's children) count into files in
+# this folder, summed at each scrape (prometheus_client's multiprocess mode; it reads the variable
+# itself). Empty: each process counts in memory (the embedded shape: one process).
+PROMETHEUS_MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+if PROMETHEUS_MULTIPROC_DIR:
+    Path(PROMETHEUS_MULTIPROC_DIR).mkdir(parents=True, exist_ok=True)
+# A worker serves its own metrics (the recompute durations) on this port; 0: it does not.
+WORKER_METRICS_PORT = int(os.environ.get("WORKER_METRICS_PORT", "0"))

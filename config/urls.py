@@ -8,6 +8,7 @@ from drf_spectacular.views import (
 )
 
 from config.health import healthz, readyz
+from config.observability import metrics
 from league.api.routers import IdRouter
 from league.api.views import (
     LeagueViewSet,
@@ -30,6 +31,7 @@ from scoring.api.views import (
 from scoring.manage import urls as scoring_workspace
 from tournaments.api import bracket_urls as bracket_api
 from tournaments.api import night_urls as night_api
+from tournaments.api.fairness import SeasonFairnessView
 
 router = IdRouter()
 # Games first: a request is matched against the routes in order, and the hand POST is the
@@ -52,6 +54,11 @@ urlpatterns = [
     ),
     path("api/v1/seasons/<int:pk>/rules/", SeasonRulesView.as_view(), name="season-rules"),
     path("api/v1/seasons/<int:pk>/race/", SeasonRaceView.as_view(), name="season-race"),
+    path(
+        "api/v1/seasons/<int:pk>/fairness/",
+        SeasonFairnessView.as_view(),
+        name="season-fairness",
+    ),
     path(
         "api/v1/seasons/<int:pk>/standing-rules/",
         SeasonStandingRulesView.as_view(),
@@ -80,6 +87,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
+    path("metrics", metrics, name="metrics"),
     path("t/", include("scoring.captain.urls")),
     path(
         "manage/",

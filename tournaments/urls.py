@@ -5,4 +5,5 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("tournaments.views.bracket_urls")),
     path("", include("tournaments.views.night_urls")),
+    path("", include("tournaments.views.fairness_urls")),
 ]

@@ -1,0 +1,107 @@
+"""``GET /api/v1/seasons/<id>/fairness/``: public only while the organiser shows it, always to
+the league's organisers, 404 to anyone else; its figures equal a brute-force count of the
+stored seats; read in a fixed, small number of queries whatever the season's size; described
+in the OpenAPI schema."""
+
+import datetime
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from scoring.standings import season_standings_recompute
+from tests.factories import LeagueRoleFactory, race_season
+from tests.pages.fairness_world import brute_force, individual_season, play_night
+
+pytestmark = pytest.mark.django_db
+
+
+def url(season) -> str:
+    return f"/api/v1/seasons/{season.pk}/fairness/"
+
+
+@pytest.fixture
+def season(league, organiser):
+    return individual_season(league, organiser)
+
+
+def test_hidden_from_the_public_open_to_the_league_organisers(api, organiser_api, season):
+    assert api.get(url(season)).status_code == 404
+    stranger = APIClient()
+    stranger.credentials(
+        HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=LeagueRoleFactory().user).key}"
+    )
+    assert stranger.get(url(season)).status_code == 404  # another league's organiser
+    assert api.get("/api/v1/seasons/987654/fairness/").status_code == 404
+
+    data = organiser_api.get(url(season)).json()
+    counted = brute_force(season)
+    assert data["is_public"] is False and data["format"] == "individual"
+    assert data["games_played"] == counted["games"] == 8
+    assert {(p["first"], p["second"]): p["partnered"] for p in data["pairs"] if p["partnered"]} == {
+        pair: n for pair, n in counted["partnered"].items()
+    }
+    assert {(p["first"], p["second"]): p["opposed"] for p in data["pairs"] if p["opposed"]} == {
+        pair: n for pair, n in counted["opposed"].items()
+    }
+    assert {line["id"]: line["byes"] for line in data["players"] if line["byes"]} == dict(
+        counted["byes"]
+    )
+    assert {line["id"]: line["games"] for line in data["players"]} == dict(counted["games_of"])
+    carlo = data["monte_carlo"]
+    assert (carlo["runs"], carlo["seed"], carlo["games"]) == (2000, 34, 8)
+    assert carlo["entrant_kind"] == "player"
+    assert carlo["strongest_name"] in {line["name"] for line in data["players"]}
+    assert 0 < carlo["strongest_first_chance"] <= 1
+    assert sum(chance["first_chance"] for chance in carlo["chances"]) == pytest.approx(1, abs=1e-3)
+    # Seeded: the same season gives the same figures at every request.
+    assert organiser_api.get(url(season)).json() == data
+
+
+def test_public_while_shown_and_read_in_few_queries(
+    api, organiser_api, league, organiser, django_assert_num_queries
+):
+    season = individual_season(league, organiser, is_public=True)
+    # Season (with its league), games, byes, names: four queries for anyone.
+    with django_assert_num_queries(4):
+        small = api.get(url(season))
+    assert small.status_code == 200 and small.json()["is_public"] is True
+    # More nights, more games and byes: still four.
+    names = ["Ann", "Bea", "Cy", "Dot", "Eli", "Fox", "Gus", "Hal", "Ivy"]
+    play_night(season, organiser, names, 4, datetime.date(2026, 2, 19))
+    with django_assert_num_queries(4):
+        bigger = api.get(url(season))
+    assert bigger.json()["games_played"] == small.json()["games_played"] + 8
+    # An organiser of a hidden report: the token, the role and the same reads.
+    season.fairness_public = False
+    season.save(update_fields=["fairness_public"])
+    with django_assert_num_queries(6):
+        assert organiser_api.get(url(season)).status_code == 200
+
+
+def test_a_team_season_simulates_its_teams(api, league):
+    season, teams, _night, _tonight = race_season(league)
+    season.fairness_public = True
+    season.save(update_fields=["fairness_public"])
+    season_standings_recompute(season_id=season.pk)
+    data = api.get(url(season)).json()
+    assert data["format"] == "teams" and data["games_played"] == 7
+    # Fixed partnerships: each team's two players partnered in every one of its games.
+    aces = teams["Aces"]
+    pair = tuple(sorted(aces.player_ids))
+    partnered = {(p["first"], p["second"]): p["partnered"] for p in data["pairs"]}
+    assert partnered[pair] == 3
+    carlo = data["monte_carlo"]
+    assert carlo["entrant_kind"] == "team" and carlo["games"] == 9  # 7 played, 2 to play
+    assert {chance["name"] for chance in carlo["chances"]} == set(teams)
+    assert carlo["strongest_name"] in teams
+
+
+def test_described_in_the_schema(api):
+    schema = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    operation = schema["paths"]["/api/v1/seasons/{id}/fairness/"]["get"]
+    assert operation["operationId"] == "seasons_fairness"
+    assert {"200", "404"} <= set(operation["responses"])
+    body = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    fields = schema["components"]["schemas"][body.rsplit("/", 1)[1]]["properties"]
+    assert {"players", "pairs", "monte_carlo", "most_partnered", "fewest_byes"} <= set(fields)
