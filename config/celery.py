@@ -6,14 +6,24 @@
   its key expires; ``/readyz`` (``config.health``) lists the keys alive. A worker beats from its
   own timer (a bootstep, Celery's documented way to extend a worker), the beat from its scheduler's
   tick (``beat_max_loop_interval`` keeps the tick at least that frequent).
+- *logs and request ids*: a worker logs through the site's ``LOGGING`` (JSON lines in
+  production, each record with its ``request_id``), not Celery's own format (``setup_logging``);
+  while a job runs, the request id its message carries (sent by ``scoring.enqueue``) is bound, so
+  the recompute a hand triggered logs that hand's request id.
+- *metrics*: with ``WORKER_METRICS_PORT`` set, a worker serves its metrics (the recompute
+  durations; every pool process's, through ``PROMETHEUS_MULTIPROC_DIR``) on that port for
+  Prometheus to scrape, as prometheus_client's ``start_http_server`` does.
 """
 
 import contextlib
 import os
 import socket
+from contextvars import Token
 
-from celery import Celery, bootsteps
+from celery import Celery, bootsteps, signals
 from celery.beat import PersistentScheduler
+
+from league.request_id import JOB_HEADER, request_id_bind, request_id_unbind
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -98,3 +108,52 @@ class HeartbeatScheduler(PersistentScheduler):
         if self.heartbeat_client is not None:
             beat_once(self.heartbeat_client, self.heartbeat_name)
         return super().tick(*args, **kwargs)
+
+
+@signals.setup_logging.connect
+def log_as_the_site_does(**kwargs):
+    """The worker's and the beat's logs as the web's: Django's ``LOGGING`` (Celery configures
+    none of its own when this signal has a receiver)."""
+    import logging.config
+
+    from django.conf import settings
+
+    logging.config.dictConfig(settings.LOGGING)
+
+
+_bound: dict[str, Token] = {}
+
+
+def job_request_id(request) -> str | None:
+    """The request id a running job's message carries: a worker puts a message's own headers on
+    the job's request; an eager run keeps them in ``request.headers``."""
+    found = getattr(request, JOB_HEADER, None)
+    if not found:
+        found = (getattr(request, "headers", None) or {}).get(JOB_HEADER)
+    return found if isinstance(found, str) else None
+
+
+@signals.task_prerun.connect
+def bind_job_request_id(task_id=None, task=None, **kwargs):
+    request_id = job_request_id(task.request)
+    if request_id and task_id:
+        _bound[task_id] = request_id_bind(request_id)
+
+
+@signals.task_postrun.connect
+def unbind_job_request_id(task_id=None, **kwargs):
+    token = _bound.pop(task_id, None)
+    if token is not None:
+        request_id_unbind(token)
+
+
+@signals.worker_ready.connect
+def serve_worker_metrics(**kwargs):
+    from django.conf import settings
+
+    if settings.WORKER_METRICS_PORT:
+        from prometheus_client import start_http_server
+
+        from config.metrics_registry import processes_registry
+
+        start_http_server(settings.WORKER_METRICS_PORT, registry=processes_registry())

@@ -138,6 +138,26 @@ def _background() -> dict:
     }
 
 
+def _oldest_or_down() -> float | str | None:
+    try:
+        return _oldest_pending_change()
+    except Exception as error:
+        return f"down: {error.__class__.__name__}"
+
+
+def pending_work() -> dict:
+    """What ``/metrics`` reports of the background work at each scrape, by ``/readyz``'s own
+    checks: ``queues`` (each queue's depth; ``None`` without a broker, or when it does not answer
+    in time) and ``oldest_pending_change_seconds`` (``None``: nothing waits; ``"down: …"``)."""
+    queues = None
+    if heartbeat_redis() is not None:
+        future = _checks.submit(_queues)
+        wait([future], timeout=DEADLINE)
+        if future.done() and not future.exception():
+            queues = future.result()
+    return {"queues": queues, "oldest_pending_change_seconds": _oldest_or_down()}
+
+
 @never_cache
 def readyz(request):
     """Readiness: the parts ``/healthz`` checks, and the background work a league night relies
@@ -147,10 +167,7 @@ def readyz(request):
     ``READY_PENDING_SECONDS``."""
     checks = _parts()
     background = _background()
-    try:
-        oldest = _oldest_pending_change()
-    except Exception as error:
-        oldest = f"down: {error.__class__.__name__}"
+    oldest = _oldest_or_down()
     problems = [name for name, value in checks.items() if not value.startswith("ok")]
     for kind in ("workers", "beat"):
         value = background[kind]

@@ -21,6 +21,8 @@ from typing import Any
 from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import RedisError
 
+from league.request_id import JOB_HEADER, request_id_current
+
 logger = logging.getLogger("scoring.enqueue")
 
 BROKER_DOWN = (KombuOperationalError, RedisError, ConnectionError, TimeoutError, OSError)
@@ -56,10 +58,11 @@ def enqueue_safely(task, *args: Any, countdown: float | None = None) -> bool:
 
 
 def _send(task, args: tuple, countdown: float | None) -> None:
-    if countdown is None:
-        task.delay(*args)
-    else:
-        task.apply_async(args, countdown=countdown)
+    """Send with the current request id in the message's headers (``league.request_id``): the
+    worker binds it while the job runs, so the job's log records name the request that sent it."""
+    request_id = request_id_current()
+    headers = {JOB_HEADER: request_id} if request_id else None
+    task.apply_async(args, countdown=countdown, headers=headers)
 
 
 def resume_sends() -> None:

@@ -14,6 +14,9 @@ The tasks import the services; the services never import the tasks: they send th
 through ``scoring.jobs``, so a task's ``name=`` here and its constant there must agree.
 """
 
+import logging
+import time
+
 from celery import shared_task
 from django.db.models import BigIntegerField, Exists, F, OuterRef, Q
 from django.db.models.fields.json import KeyTextTransform
@@ -21,7 +24,10 @@ from django.db.models.functions import Cast
 
 from league.models import Rulebook, Season
 from scoring import race, services, standings
+from scoring.metrics import RECOMPUTE_SECONDS
 from scoring.models import Game, Hand
+
+logger = logging.getLogger("scoring.tasks")
 
 
 @shared_task(
@@ -123,8 +129,20 @@ def sweep_stale_seasons() -> dict[str, list[int]]:
     max_retries=5,
 )
 def recompute_season_standings(season_id: int) -> int | None:
-    snapshot = standings.season_standings_recompute(season_id=season_id)
-    return snapshot.results_version if snapshot else None
+    started = time.perf_counter()
+    with RECOMPUTE_SECONDS.time():
+        snapshot = standings.season_standings_recompute(season_id=season_id)
+    seconds = time.perf_counter() - started
+    if snapshot is None:
+        logger.info("standings of season %s already current (%.3f s)", season_id, seconds)
+        return None
+    logger.info(
+        "standings of season %s recomputed to results version %s in %.3f s",
+        season_id,
+        snapshot.results_version,
+        seconds,
+    )
+    return snapshot.results_version
 
 
 @shared_task(

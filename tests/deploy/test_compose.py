@@ -504,7 +504,8 @@ def test_no_literal_secret_values():
         for key, value in (service.get("environment") or {}).items():
             value = str(value)
             if SECRET_NAME.search(key):
-                assert re.fullmatch(r"\$\{[A-Z_]+:\?[^}]+\}", value), (name, key, value)
+                # Required (`:?`), or optional and off when unset (`:-` with nothing after it).
+                assert re.fullmatch(r"\$\{[A-Z_]+(:\?[^}]+|:-)\}", value), (name, key, value)
             # Credentials inside URLs come from the environment as well.
             for password in re.findall(r"://[^:/@]+:([^@]+)@", value):
                 assert re.fullmatch(r"\$\{[A-Z_]+:\?[^}]+\}", password), (name, key, value)
