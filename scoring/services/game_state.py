@@ -22,6 +22,7 @@ from league.models import Rulebook
 from scoring.access import game_to_score
 from scoring.domain.engine import GameState, HandScore, Outcome, Side
 from scoring.domain.hand_input import HandInput
+from scoring.metrics import HANDS_STORED
 from scoring.models import Game, Hand, ResultChange
 from scoring.selectors import dealer_after
 from scoring.signals import game_finished
@@ -74,7 +75,9 @@ def hand_create(
     client_key: str | None = None,
 ) -> Hand:
     """Insert one hand row: the facts as entered and the points the engine derived, under the
-    rulebook the game is scored by. A taken number or key raises ``IntegrityError``."""
+    rulebook the game is scored by. A taken number or key raises ``IntegrityError``. Counted in
+    ``euchre_hands_stored_total`` once the transaction commits."""
+    transaction.on_commit(HANDS_STORED.inc, robust=True)
     return Hand.objects.create(
         game=game,
         number=number,
