@@ -64,16 +64,20 @@ from tournaments.domain.rotation_search import (
     SeatSearch,
     choose_rounds,
 )
+from tournaments.domain.rotation_season import SeasonHistory, season_fit
 from tournaments.domain.rotation_seating import LEFT_PAIRS, seat_rounds
 
 __all__ = [
     "MAXIMUM_PLAYERS",
     "MINIMUM_PLAYERS",
+    "PlannedNight",
     "Rotation",
     "RotationReport",
     "Round",
+    "SeasonHistory",
     "build_rotation",
     "full_cycle_length",
+    "plan_rotation",
     "replan_rotation",
     "rotation_report",
 ]
@@ -102,6 +106,9 @@ def build_rotation(
     keep_apart: Collection[frozenset[int]] = (),
     fixed_table: Mapping[int, int] | None = None,
     called: Mapping[int, str] | None = None,
+    stationary: Collection[int] = (),
+    history: SeasonHistory | None = None,
+    balance_partner_strength: bool = False,
 ) -> Rotation:
     """A rotation for ``players`` over ``rounds`` rounds (the full cycle when ``None``).
 
@@ -110,6 +117,12 @@ def build_rotation(
     table number (1 = first table) they must always play at. Raises ``DomainError`` when the
     players, rounds or constraints are impossible; its message names players by ``called``
     (a player's name) where given, else as "player 17".
+
+    ``stationary`` players (each with a ``fixed_table``, at most one a table) keep their table and
+    seat all night and never sit out. ``history`` is the season so far: among the plans equally
+    good for the night, the one with the fewest season repeats is chosen, and with
+    ``balance_partner_strength`` then the one with the most even average partner rating
+    (``tournaments.domain.rotation_season``).
     """
     return _plan(
         played=(),
@@ -119,7 +132,10 @@ def build_rotation(
         keep_apart=keep_apart,
         fixed_table=fixed_table or {},
         called=called or {},
-    )
+        stationary=stationary,
+        history=history,
+        balance=balance_partner_strength,
+    ).rotation
 
 
 def replan_rotation(
@@ -131,6 +147,9 @@ def replan_rotation(
     keep_apart: Collection[frozenset[int]] = (),
     fixed_table: Mapping[int, int] | None = None,
     called: Mapping[int, str] | None = None,
+    stationary: Collection[int] = (),
+    history: SeasonHistory | None = None,
+    balance_partner_strength: bool = False,
 ) -> Rotation:
     """The night re-planned for a new list of ``players`` after the rounds ``played``.
 
@@ -153,7 +172,54 @@ def replan_rotation(
         keep_apart=keep_apart,
         fixed_table=fixed_table or {},
         called=called or {},
+        stationary=stationary,
+        history=history,
+        balance=balance_partner_strength,
+    ).rotation
+
+
+def plan_rotation(
+    players: Sequence[int],
+    rounds: int | None = None,
+    *,
+    played: Sequence[Round] = (),
+    seed: int = 0,
+    keep_apart: Collection[frozenset[int]] = (),
+    fixed_table: Mapping[int, int] | None = None,
+    called: Mapping[int, str] | None = None,
+    stationary: Collection[int] = (),
+    history: SeasonHistory | None = None,
+    balance_partner_strength: bool = False,
+) -> PlannedNight:
+    """``build_rotation`` (no ``played``) or ``replan_rotation``, with the partner-strength
+    spread before and after balancing (``PlannedNight``)."""
+    if played and (rounds is None or rounds < len(played)):
+        raise DomainError(
+            f"{len(played)} rounds are already played; the night cannot end after {rounds}",
+            field="total_rounds",
+        )
+    return _plan(
+        played=tuple(played),
+        players=players,
+        total_rounds=rounds,
+        seed=seed,
+        keep_apart=keep_apart,
+        fixed_table=fixed_table or {},
+        called=called or {},
+        stationary=stationary,
+        history=history,
+        balance=balance_partner_strength,
     )
+
+
+@dataclass(frozen=True)
+class PlannedNight:
+    """A planned rotation, and its average-partner-rating spread (season so far plus tonight)
+    before and after the strength balance (``None`` without it)."""
+
+    rotation: Rotation
+    spread_before_balance: float | None = None
+    spread_after_balance: float | None = None
 
 
 def _plan(
@@ -165,7 +231,10 @@ def _plan(
     keep_apart: Collection[frozenset[int]],
     fixed_table: Mapping[int, int],
     called: Mapping[int, str],
-) -> Rotation:
+    stationary: Collection[int] = (),
+    history: SeasonHistory | None = None,
+    balance: bool = False,
+) -> PlannedNight:
     def name(player: int) -> str:
         return called.get(player) or f"player {player}"
 
@@ -182,10 +251,11 @@ def _plan(
             field="rounds",
         )
     if remaining == 0:
-        return Rotation(rounds=played)
+        return PlannedNight(rotation=Rotation(rounds=played))
     index = {name: position for position, name in enumerate(names)}
     keep = _check_keep_apart(keep_apart, index, name)
     fixed = _check_fixed_table(fixed_table, index, size, name)
+    staying = _check_stationary(stationary, index, fixed, name)
     separated, together = _fixed_table_pairs(fixed)
     generator = random.Random(seed)
     short_night = total_rounds <= social_golfer_bound(size)
@@ -238,8 +308,9 @@ def _plan(
         base_partners=base.partners if played else None,
         base_opponents=base.opponents if played else None,
         base_sit_outs=base_sit_outs if played else None,
+        stationary=frozenset(staying),
     )
-    if keep or separated or together or played:
+    if keep or separated or together or played or staying:
         planned = _fit_labels(planned, goal, generator)
     if short_night:
         planned = _freshen(planned, goal, base, generator)
@@ -266,9 +337,25 @@ def _plan(
             )
         planned = search.rounds()
     _check_hard_rules(search, names, fixed, name)
+    spreads: tuple[float | None, float | None] = (None, None)
+    if history is not None and (not history.is_empty or balance):
+        fitted = season_fit(goal, planned, names, history, balance=balance, generator=generator)
+        planned = fitted.rounds
+        spreads = (fitted.spread_before_balance, fitted.spread_after_balance)
+        _check_hard_rules(SeatSearch(goal, planned), names, fixed, name)
     named = relabel(planned, names)
-    seated = seat_rounds(played, named, generator=generator, fixed_table=fixed_table)
-    return Rotation(rounds=played + tuple(seated))
+    seated = seat_rounds(
+        played,
+        named,
+        generator=generator,
+        fixed_table=fixed_table,
+        stationary={names[p] for p in staying},
+    )
+    return PlannedNight(
+        rotation=Rotation(rounds=played + tuple(seated)),
+        spread_before_balance=spreads[0],
+        spread_after_balance=spreads[1],
+    )
 
 
 def _count_partial_table(
@@ -298,8 +385,9 @@ def _least_possible_cost(goal: SearchGoal, planned: Sequence[Round], rounds: int
     """
     size = goal.player_count
     sit_outs = list(goal.base_sit_outs) if goal.base_sit_outs else [0] * size
+    movable = [player for player in range(size) if player not in goal.stationary]
     for _ in range(rounds * byes_per_round(size)):
-        least = min(range(size), key=lambda player: sit_outs[player])
+        least = min(movable, key=lambda player: sit_outs[player])
         sit_outs[least] += 1
     least_sit_out_cost = WEIGHT_SIT_OUT * sum(count * count for count in sit_outs)
     if goal.short_night:
@@ -391,6 +479,32 @@ def _check_keep_apart(
     return pairs
 
 
+def _check_stationary(
+    stationary: Collection[int],
+    index: Mapping[int, int],
+    fixed: Mapping[int, int],
+    name: Callable[[int], str],
+) -> set[int]:
+    """Stationary players as indices: each playing, with a fixed table, one to a table."""
+    staying: dict[int, int] = {}
+    for player in stationary:
+        if player not in index:
+            raise DomainError(f"{name(player)} stays put but is not playing", field="stationary")
+        table = fixed.get(index[player])
+        if table is None:
+            raise DomainError(
+                f"{name(player)} stays put: give them a fixed table", field="stationary"
+            )
+        if table in staying:
+            raise DomainError(
+                f"{name(staying[table])} and {name(player)} both stay put at table {table}; one "
+                "player a table can keep a seat all night",
+                field="stationary",
+            )
+        staying[table] = player
+    return {index[player] for player in staying.values()}
+
+
 def _check_fixed_table(
     fixed_table: Mapping[int, int],
     index: Mapping[int, int],
@@ -462,6 +576,14 @@ def _check_hard_rules(
                 field="fixed_table",
                 code="impossible",
             )
+    if search.stationary_byes():
+        staying = sorted(search.goal.stationary)
+        raise DomainError(
+            f"{', '.join(name(names[p]) for p in staying)} cannot stay put all night: someone "
+            "must sit out and there are too few others to take the byes",
+            field="stationary",
+            code="impossible",
+        )
     for round_index in range(len(search.seats)):
         if search.apart_from_group(round_index):
             group = next(g for g in search.goal.together if search.apart_from_group(round_index, g))

@@ -11,6 +11,7 @@ Words (the full vocabulary is in ``tournaments.domain.rotation``):
 - *keep apart*: a pair who must never partner and should not share a table.
 - *separated*: a pair fixed to two different table numbers, who can never share a table.
 - *together*: players fixed to the same table number, who must share it whenever both play.
+- *stationary*: a player who keeps one table and seat all night, so never sits out.
 - *cost*: the weighted count of all faults above; the searches lower it. The weights rank the
   faults: a broken hard rule, then uneven sit-outs, repeat partners, opponent excess, keep-apart
   meetings, repeated meetings.
@@ -64,6 +65,7 @@ class SearchGoal:
     base_partners: list[int] | None = None
     base_opponents: list[int] | None = None
     base_sit_outs: list[int] | None = None
+    stationary: frozenset[int] = frozenset()
 
     def pair_kinds(self) -> list[int]:
         """Per ordered pair: bit 1 for keep apart, bit 2 for separated."""
@@ -175,7 +177,16 @@ class SeatSearch:
         cost += WEIGHT_SIT_OUT * sum(count * count for count in self.sit_outs)
         for round_index in range(len(self.seats)):
             cost += WEIGHT_HARD * self.apart_from_group(round_index)
+        cost += WEIGHT_HARD * self.stationary_byes()
         return cost
+
+    def stationary_byes(self) -> int:
+        """Byes of stationary players in the searched rounds (each breaks a hard rule)."""
+        stationary = self.goal.stationary
+        seat_count = self.seat_count
+        return sum(
+            1 for order in self.seats for player in order[seat_count:] if player in stationary
+        )
 
     def apart_from_group(self, round_index: int, players: Sequence[int] | None = None) -> int:
         """Pairs fixed to the same table who both play this round at different tables."""
@@ -238,6 +249,8 @@ class SeatSearch:
             delta += WEIGHT_SIT_OUT * (
                 2 * self.sit_outs[joining_bye] + 1 - (2 * self.sit_outs[leaving_bye] - 1)
             )
+            stationary = self.goal.stationary
+            delta += WEIGHT_HARD * ((joining_bye in stationary) - (leaving_bye in stationary))
         if self.together_of and (x in self.together_of or y in self.together_of):
             before = self.apart_from_group(round_index, (x, y))
             self._apply_positions(round_index, first, second)
@@ -351,11 +364,15 @@ class SeatSearch:
         size, seat_count = self.size, self.seat_count
         moved = False
         while True:
-            most, fewest = max(self.sit_outs), min(self.sit_outs)
+            movable = [p for p in range(size) if p not in self.goal.stationary]
+            if not movable:
+                return moved
+            most = max(self.sit_outs[p] for p in movable)
+            fewest = min(self.sit_outs[p] for p in movable)
             if most - fewest <= 1:
                 return moved
-            givers = [p for p in range(size) if self.sit_outs[p] == most]
-            takers = [p for p in range(size) if self.sit_outs[p] == fewest]
+            givers = [p for p in movable if self.sit_outs[p] == most]
+            takers = [p for p in movable if self.sit_outs[p] == fewest]
             best: tuple[int, int, int, int, dict] | None = None
             for round_index, where in enumerate(self.position):
                 for giver in givers:
@@ -571,6 +588,7 @@ class LabelFit:
             for player in group:
                 self.groups_of.setdefault(player, []).append(group)
         self.interesting = bool(goal.base_partners) or bool(goal.base_sit_outs)
+        self.stationary = goal.stationary
 
     def _pair(self, a: int, b: int) -> int:
         size = self.size
@@ -597,6 +615,8 @@ class LabelFit:
             for mate in range(size):
                 if mate != player and mate != other and self.kinds[player * size + mate]:
                     cost += self._pair(player, mate)
+        if player in self.stationary:
+            cost += WEIGHT_HARD * self.byes[self.chart_of[player]]
         return cost
 
     def _group_cost(self, players: Sequence[int]) -> int:

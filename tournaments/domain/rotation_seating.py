@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from tournaments.domain.rotation_chart import Round, Table
 
@@ -37,12 +37,39 @@ def seat_rounds(
     *,
     generator: random.Random,
     fixed_table: Mapping[int, int],
+    stationary: Collection[int] = (),
 ) -> list[Round]:
-    """Flip, turn and number the games of ``planned`` (the rounds after ``played``)."""
+    """Flip, turn and number the games of ``planned`` (the rounds after ``played``); then turn
+    the games of ``stationary`` players so that each keeps one seat all night."""
     planned = [Round(tables=round_.tables, byes=round_.byes) for round_ in planned]
     planned = _balance_left_and_right(played, planned, generator)
     planned = _balance_first_dealers(played, planned, generator)
-    return _number_tables(played, planned, fixed_table)
+    numbered = _number_tables(played, planned, fixed_table)
+    return _keep_seats(played, numbered, stationary) if stationary else numbered
+
+
+def _keep_seats(
+    played: Sequence[Round], planned: list[Round], stationary: Collection[int]
+) -> list[Round]:
+    """Turn each game of a stationary player (a turn keeps partners, opponents and who sits on
+    whose left; only the first dealer changes) so that they sit where they first sat tonight."""
+    seat_of: dict[int, int] = {}
+    for round_ in list(played) + planned:
+        for table in round_.tables:
+            for seat, player in enumerate(table):
+                if player in stationary:
+                    seat_of.setdefault(player, seat)
+    result = []
+    for round_ in planned:
+        tables = []
+        for table in round_.tables:
+            staying = [player for player in table if player in seat_of]
+            if staying:
+                turn = (table.index(staying[0]) - seat_of[staying[0]]) % 4
+                table = (*table[turn:], *table[:turn])
+            tables.append(table)
+        result.append(Round(tables=tuple(tables), byes=round_.byes))
+    return result
 
 
 def _left_key(x: int, y: int) -> tuple[tuple[int, int], int]:

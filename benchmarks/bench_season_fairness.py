@@ -1,0 +1,267 @@
+"""Season fairness of rotations: planned night by night (no memory) against season-aware.
+
+Run from the repository root: ``python benchmarks/bench_season_fairness.py`` (options:
+``--seasons 8 --rounds 6 --seed 0``). Each seeded season draws 10 to 16 nights, a roster of 16 to
+40 players, a chance of coming (0.6 to 0.9) and a rating per player; every night the same players
+come for every planner. Three planners get the same inputs:
+
+- ``night``: today's planner, each night on its own (no history);
+- ``season``: the same planner with the season so far (``SeasonHistory``);
+- ``balanced``: season-aware with the partner-strength balance on.
+
+Printed per season, side by side: the most times any pair partnered; repeated partnerships (each
+partnership of a pair beyond its first); *avoidable* repeats (those beyond the partnerships that
+cannot all be new: every partnership more than the pairs who ever came together); *unfair
+pairs*: pairs who partnered twice or more while some pair who came together at least as often
+never partnered; the spread of byes (most − fewest per player); the spread of average partner
+rating; nights at their within-night bound; seconds of planning per night (mean and most). Then
+the totals, the targets, and one 40-player night planned against a long history. Not a timed
+test: seconds depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tournaments.domain.rotation import (
+    SeasonHistory,
+    full_cycle_length,
+    plan_rotation,
+    rotation_report,
+)
+from tournaments.domain.rotation_chart import OPPONENT_SEATS, PARTNER_SEATS
+
+PLANNERS = ("night", "season", "balanced")
+
+
+class Ledger:
+    """One planner's season so far: partner, opponent and sit-out counts, and partner ratings."""
+
+    def __init__(self, ratings: dict[int, float]) -> None:
+        self.partners: dict[frozenset[int], int] = {}
+        self.opponents: dict[frozenset[int], int] = {}
+        self.sit_outs: dict[int, int] = {}
+        self.ratings = ratings
+        self.partner_rating_totals: dict[int, float] = {}
+        self.partner_games: dict[int, int] = {}
+        self.nights_at_bound = 0
+        self.seconds: list[float] = []
+
+    def history(self) -> SeasonHistory:
+        return SeasonHistory(
+            partners=dict(self.partners),
+            opponents=dict(self.opponents),
+            sit_outs=dict(self.sit_outs),
+            ratings=self.ratings,
+        )
+
+    def add(self, rotation) -> None:
+        for round_ in rotation.rounds:
+            for table in round_.tables:
+                for first, second in PARTNER_SEATS:
+                    x, y = table[first], table[second]
+                    pair = frozenset((x, y))
+                    self.partners[pair] = self.partners.get(pair, 0) + 1
+                    for player, mate in ((x, y), (y, x)):
+                        self.partner_rating_totals[player] = (
+                            self.partner_rating_totals.get(player, 0.0) + self.ratings[mate]
+                        )
+                        self.partner_games[player] = self.partner_games.get(player, 0) + 1
+                for first, second in OPPONENT_SEATS:
+                    pair = frozenset((table[first], table[second]))
+                    self.opponents[pair] = self.opponents.get(pair, 0) + 1
+            for player in round_.byes:
+                self.sit_outs[player] = self.sit_outs.get(player, 0) + 1
+
+
+def season_figures(ledger: Ledger, together: dict[frozenset[int], int], came: set[int]) -> dict:
+    counts = {pair: ledger.partners.get(pair, 0) for pair in together}
+    repeats = sum(max(0, count - 1) for count in counts.values())
+    forced = max(0, sum(counts.values()) - len(counts))
+    never_partnered_most_together = max(
+        (together[pair] for pair, count in counts.items() if count == 0), default=-1
+    )
+    unfair = sum(
+        1
+        for pair, count in counts.items()
+        if count >= 2 and together[pair] <= never_partnered_most_together
+    )
+    byes = [ledger.sit_outs.get(player, 0) for player in came]
+    averages = [
+        ledger.partner_rating_totals[p] / ledger.partner_games[p]
+        for p in came
+        if ledger.partner_games.get(p)
+    ]
+    return {
+        "most": max(counts.values(), default=0),
+        "repeats": repeats,
+        "avoidable": repeats - forced,
+        "unfair": unfair,
+        "bye_spread": max(byes) - min(byes),
+        "strength_spread": max(averages) - min(averages),
+        "mean_seconds": sum(ledger.seconds) / len(ledger.seconds),
+        "most_seconds": max(ledger.seconds),
+        "at_bound": ledger.nights_at_bound,
+    }
+
+
+def simulate(season_seed: int, rounds_wanted: int) -> tuple[dict, dict[str, dict]]:
+    generator = random.Random(season_seed)
+    nights = generator.randint(10, 16)
+    roster = list(range(1, generator.randint(16, 40) + 1))
+    chance = generator.uniform(0.6, 0.9)
+    ratings = {player: round(generator.gauss(1000.0, 150.0)) for player in roster}
+    ledgers = {name: Ledger(ratings) for name in PLANNERS}
+    together: dict[frozenset[int], int] = {}
+    came: set[int] = set()
+    bound_misses = 0
+    nights_played = 0
+    for night in range(nights):
+        present = [player for player in roster if generator.random() < chance]
+        if len(present) < 4:
+            continue
+        nights_played += 1
+        came |= set(present)
+        for i, x in enumerate(present):
+            for y in present[i + 1 :]:
+                pair = frozenset((x, y))
+                together[pair] = together.get(pair, 0) + 1
+        rounds = min(rounds_wanted, full_cycle_length(len(present)))
+        bounds = {}
+        for name, ledger in ledgers.items():
+            started = time.perf_counter()
+            planned = plan_rotation(
+                present,
+                rounds,
+                seed=night,
+                history=None if name == "night" else ledger.history(),
+                balance_partner_strength=name == "balanced",
+            )
+            ledger.seconds.append(time.perf_counter() - started)
+            report = rotation_report(planned.rotation, present)
+            bounds[name] = report.at_bound
+            ledger.nights_at_bound += report.at_bound
+            ledger.add(planned.rotation)
+        bound_misses += any(bounds[name] < bounds["night"] for name in PLANNERS)
+    shape = {
+        "seed": season_seed,
+        "nights": nights_played,
+        "roster": len(roster),
+        "chance": chance,
+        "bound_misses": bound_misses,
+    }
+    return shape, {name: season_figures(ledger, together, came) for name, ledger in ledgers.items()}
+
+
+def forty_player_night() -> tuple[float, float]:
+    """Seconds to plan 40 players over 8 rounds against twelve nights of history, with and
+    without the balance."""
+    generator = random.Random(40)
+    players = list(range(1, 41))
+    ratings = {player: generator.gauss(1000.0, 150.0) for player in players}
+    ledger = Ledger(ratings)
+    for night in range(12):
+        ledger.add(plan_rotation(players, 8, seed=100 + night).rotation)
+    times = []
+    for balance in (False, True):
+        started = time.perf_counter()
+        plan_rotation(
+            players, 8, seed=7, history=ledger.history(), balance_partner_strength=balance
+        )
+        times.append(time.perf_counter() - started)
+    return times[0], times[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seasons", type=int, default=8)
+    parser.add_argument(
+        "--rounds", type=int, default=6, help="rounds a night (capped at the cycle)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the first season's seed")
+    options = parser.parse_args()
+    columns = ("most", "repeats", "avoidable", "unfair", "bye_spread", "strength_spread")
+    print(
+        "per season: night-by-night | season-aware | season-aware + strength balance "
+        f"({options.rounds} rounds a night, capped at the full cycle)"
+    )
+    header = f"{'seed':>4} {'nights':>6} {'roster':>6} {'p':>4}  " + "  ".join(
+        f"{column:>20}" for column in (*columns, "at bound", "s/night mean|max")
+    )
+    print(header)
+    totals = {name: dict.fromkeys(columns, 0.0) for name in PLANNERS}
+    worse_seasons = []
+    misses = 0
+    slowest = 0.0
+    for offset in range(options.seasons):
+        shape, figures = simulate(options.seed + offset, options.rounds)
+        misses += shape["bound_misses"]
+        cells = []
+        for column in columns:
+            values = [figures[name][column] for name in PLANNERS]
+            text = " | ".join(f"{v:.0f}" for v in values)
+            cells.append(f"{text:>20}")
+            for name in PLANNERS:
+                totals[name][column] += figures[name][column]
+        cells.append(f"{' | '.join(str(figures[name]['at_bound']) for name in PLANNERS):>20}")
+        means = " | ".join(f"{figures[n]['mean_seconds']:.2f}" for n in PLANNERS)
+        most_seconds = max(figures[n]["most_seconds"] for n in PLANNERS)
+        cells.append(f"{means:>20} max {most_seconds:.2f}")
+        slowest = max(slowest, *(figures[n]["most_seconds"] for n in PLANNERS))
+        print(
+            f"{shape['seed']:>4} {shape['nights']:>6} {shape['roster']:>6} "
+            f"{shape['chance']:>4.2f}  " + "  ".join(cells),
+            flush=True,
+        )
+        for name in ("season", "balanced"):
+            if any(
+                figures[name][column] > figures["night"][column]
+                for column in ("most", "repeats", "avoidable", "unfair")
+            ):
+                worse_seasons.append((shape["seed"], name))
+    print()
+    print(f"{'mean over seasons':<24}" + "".join(f"{name:>12}" for name in PLANNERS))
+    for column in columns:
+        print(
+            f"{column:<24}"
+            + "".join(f"{totals[name][column] / options.seasons:>12.1f}" for name in PLANNERS)
+        )
+    cuts = {}
+    for column in ("repeats", "avoidable"):
+        night_total = totals["night"][column]
+        cuts[column] = 1 - totals["season"][column] / night_total if night_total else 0.0
+    with_balance, without_balance = (
+        totals["balanced"]["strength_spread"],
+        totals["season"]["strength_spread"],
+    )
+    forty_plain, forty_balanced = forty_player_night()
+    print()
+    print("targets")
+    print(
+        f"  season-aware never worse (most, repeats, avoidable, unfair) on any season: "
+        f"{'yes' if not worse_seasons else 'NO ' + str(worse_seasons)}"
+    )
+    print(
+        f"  repeated partnerships cut by {cuts['repeats']:.0%} on average, those beyond the "
+        f"unavoidable by {cuts['avoidable']:.0%} (target at least 50%)"
+    )
+    print(f"  nights where a season-aware plan fell below the night's bound: {misses}")
+    print(
+        f"  partner-strength spread with the balance {with_balance / options.seasons:.0f}, "
+        f"without {without_balance / options.seasons:.0f}"
+    )
+    print(
+        f"  planning 40 players, 8 rounds, 12 nights of history: {forty_plain:.2f} s, "
+        f"{forty_balanced:.2f} s with the balance (target at most 2 s); slowest night of the "
+        f"seasons {slowest:.2f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

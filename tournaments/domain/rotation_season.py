@@ -1,0 +1,433 @@
+"""Season-aware choices among a night's equivalent rotations, and the season figures of a plan.
+
+Words (the full vocabulary is in ``tournaments.domain.rotation``):
+
+- *season history*: what the season's earlier nights hold, as plain data: how often each pair
+  partnered and opposed, how often each player sat out on the nights they came (a bye, not an
+  absence), and each player's rating (the league's, from the standings).
+- *season repeat*: a partnership tonight of a pair who already partnered earlier this season.
+- *partner strength*: a player's average partner rating over the season, tonight's plan included
+  (a partner's current rating, counted once per game together).
+- *spread*: the highest value minus the lowest, over the players present tonight.
+- *relabelling*: giving the plan's places to other players. It keeps every count of the night
+  (partners, opponents, byes per place), so the night stays exactly as good within itself; it
+  only decides *who* gets each place, which is what the season cares about.
+
+The choice is ordered: first the night's own quality (never made worse, constraints included),
+then season repeats (partners weigh most, then sit-outs, then opponents: each counted by how
+often the pair or player already had it, growing faster than the count so that a third
+partnership costs more than two second ones), then, with the balance option, the spread of
+partner strength. The search is a seeded annealing over swaps of two players' places.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from tournaments.domain.rotation_chart import OPPONENT_SEATS, PARTNER_SEATS, Round
+from tournaments.domain.rotation_search import LabelFit, SearchGoal
+
+__all__ = [
+    "SeasonHistory",
+    "SeasonReport",
+    "partner_strength_spread",
+    "season_fit",
+    "season_report",
+]
+
+SEASON_WEIGHT_PARTNER = 8
+"""Per step of a season partnership count: a repeat partner is what players notice most."""
+
+SEASON_WEIGHT_SIT_OUT = 6
+"""Per step of a season sit-out count: byes go to whoever sat out least."""
+
+SEASON_WEIGHT_OPPONENT = 1
+"""Per step of a season opposing count: opposing someone again matters least."""
+
+SEASON_MOVES_PER_PLAYER = 160
+"""Swap attempts of the season relabelling per player present (about a tenth of a second for
+40 players)."""
+
+
+def _step(count: int) -> int:
+    """The cost of one more meeting of a kind already had ``count`` times: 0, 2, 6, 12, … (the
+    growth of ``count * (count + 1)``), so the season's counts are kept low and even."""
+    return count * (count + 1)
+
+
+@dataclass(frozen=True)
+class SeasonHistory:
+    """Everything the season's earlier nights hold that a plan weighs (all keyed by player).
+
+    ``partners`` and ``opponents`` count games together per unordered pair; ``sit_outs`` the
+    rounds a player sat out on nights they came; ``ratings`` each player's rating (players
+    without one count at ``default_rating``).
+    """
+
+    partners: Mapping[frozenset[int], int] = field(default_factory=dict)
+    opponents: Mapping[frozenset[int], int] = field(default_factory=dict)
+    sit_outs: Mapping[int, int] = field(default_factory=dict)
+    ratings: Mapping[int, float] = field(default_factory=dict)
+    default_rating: float = 0.0
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.partners or self.opponents or self.sit_outs)
+
+    def rating(self, player: int) -> float:
+        return self.ratings.get(player, self.default_rating)
+
+
+def _partner_lists(rounds: Sequence[Round], size: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Per place: the places it partners, and the places it opposes, over ``rounds``."""
+    partners: list[list[int]] = [[] for _ in range(size)]
+    opponents: list[list[int]] = [[] for _ in range(size)]
+    for round_ in rounds:
+        for table in round_.tables:
+            for first, second in PARTNER_SEATS:
+                partners[table[first]].append(table[second])
+                partners[table[second]].append(table[first])
+            for first, second in OPPONENT_SEATS:
+                opponents[table[first]].append(table[second])
+                opponents[table[second]].append(table[first])
+    return partners, opponents
+
+
+class SeasonFit(LabelFit):
+    """Relabelling a finished plan (places ``0..N-1``) for the season, never worse for the night.
+
+    ``season_partners`` and ``season_opponents`` are flat ``x * N + y`` counts between players,
+    ``season_sit_outs`` per player; ``ratings`` per player (``None``: no strength balance), with
+    ``rating_sums`` and ``rating_counts`` the season's partner ratings so far per player.
+    """
+
+    def __init__(
+        self,
+        goal: SearchGoal,
+        rounds: Sequence[Round],
+        *,
+        season_partners: list[int],
+        season_opponents: list[int],
+        season_sit_outs: list[int],
+        ratings: list[float] | None,
+        rating_sums: list[float],
+        rating_counts: list[int],
+    ) -> None:
+        super().__init__(goal, rounds)
+        size = self.size
+        self.season_partners = season_partners
+        self.season_opponents = season_opponents
+        self.season_sit_outs = season_sit_outs
+        self.place_partners, self.place_opponents = _partner_lists(rounds, size)
+        self.player_at = list(range(size))
+        self.ratings = ratings
+        self.rating_sums = rating_sums
+        self.rating_counts = rating_counts
+        # Per player: the mean rating of everyone else here, the fairest average partner.
+        total = sum(ratings) if ratings else 0.0
+        self.rating_target = [
+            (total - rating) / (size - 1) if size > 1 else rating for rating in ratings or ()
+        ]
+
+    def _season_cost(self, player: int, other: int) -> int:
+        """The season cost of ``player``'s place (pairs with ``other`` left out: a swap of the
+        two keeps them)."""
+        size = self.size
+        place = self.chart_of[player]
+        player_at = self.player_at
+        row = player * size
+        cost = 0
+        partners = self.season_partners
+        for mate_place in self.place_partners[place]:
+            mate = player_at[mate_place]
+            if mate != other:
+                cost += SEASON_WEIGHT_PARTNER * _step(partners[row + mate])
+        opponents = self.season_opponents
+        for mate_place in self.place_opponents[place]:
+            mate = player_at[mate_place]
+            if mate != other:
+                cost += SEASON_WEIGHT_OPPONENT * _step(opponents[row + mate])
+        sat_out = self.season_sit_outs[player]
+        for extra in range(self.byes[place]):
+            cost += SEASON_WEIGHT_SIT_OUT * _step(sat_out + extra)
+        return cost
+
+    def _strength(self, player: int) -> float:
+        """(average partner rating − everyone else's mean rating)² of ``player``, tonight's
+        partners included."""
+        assert self.ratings is not None
+        place = self.chart_of[player]
+        total = self.rating_sums[player]
+        count = self.rating_counts[player]
+        for mate_place in self.place_partners[place]:
+            total += self.ratings[self.player_at[mate_place]]
+            count += 1
+        if not count:
+            return 0.0
+        return (total / count - self.rating_target[player]) ** 2
+
+    def _strength_of(self, players: set[int]) -> float:
+        return sum(self._strength(player) for player in players)
+
+    def _touched(self, a: int, b: int) -> set[int]:
+        touched = {a, b}
+        for player in (a, b):
+            for mate_place in self.place_partners[self.chart_of[player]]:
+                touched.add(self.player_at[mate_place])
+        return touched
+
+    def _swap(self, a: int, b: int) -> None:
+        chart_of, player_at = self.chart_of, self.player_at
+        chart_of[a], chart_of[b] = chart_of[b], chart_of[a]
+        player_at[chart_of[a]], player_at[chart_of[b]] = a, b
+
+    def _night_cost(self, a: int, b: int) -> int:
+        return self._player_cost(a, b) + self._player_cost(b, a) + self._group_cost((a, b))
+
+    def search(self, generator: random.Random, moves: int, *, balance: bool) -> None:
+        """Swap places: never worse for the night; annealing on the season cost; with
+        ``balance``, strength only among swaps that leave the season cost as it is."""
+        size = self.size
+        if size < 2:
+            return
+        use_strength = balance and self.ratings is not None
+        start_temperature, end_temperature = 6.0, 0.3
+        best = (0, 0, 0.0)  # costs relative to the plan as it comes in
+        best_places = list(self.chart_of)
+        current = best
+        for move in range(moves):
+            temperature = start_temperature * (end_temperature / start_temperature) ** (
+                move / moves
+            )
+            a, b = generator.sample(range(size), 2)
+            if self.chart_of[a] == self.chart_of[b]:
+                continue
+            night_before = self._night_cost(a, b)
+            season_before = self._season_cost(a, b) + self._season_cost(b, a)
+            touched = self._touched(a, b) if use_strength else set()
+            self._swap(a, b)
+            night_delta = self._night_cost(a, b) - night_before
+            season_delta = self._season_cost(a, b) + self._season_cost(b, a) - season_before
+            strength_delta = 0.0
+            if use_strength:
+                touched |= self._touched(a, b)
+                strength_after = self._strength_of(touched)
+                self._swap(a, b)
+                strength_delta = strength_after - self._strength_of(touched)
+                self._swap(a, b)
+            accept = night_delta < 0 or (
+                night_delta == 0
+                and (
+                    season_delta < 0
+                    or (season_delta == 0 and strength_delta <= 1e-9)
+                    or (
+                        not use_strength
+                        and generator.random() < math.exp(-season_delta / temperature)
+                    )
+                )
+            )
+            if not accept:
+                self._swap(a, b)
+                continue
+            current = (
+                current[0] + night_delta,
+                current[1] + season_delta,
+                current[2] + strength_delta,
+            )
+            if current < best:
+                best, best_places = current, list(self.chart_of)
+        if list(self.chart_of) != best_places:
+            self.chart_of = best_places
+            for player, place in enumerate(best_places):
+                self.player_at[place] = player
+
+    def spread(self) -> float | None:
+        """The spread of average partner rating over the players with any partner."""
+        if self.ratings is None:
+            return None
+        averages = []
+        for player in range(self.size):
+            place = self.chart_of[player]
+            total = self.rating_sums[player]
+            count = self.rating_counts[player]
+            for mate_place in self.place_partners[place]:
+                total += self.ratings[self.player_at[mate_place]]
+                count += 1
+            if count:
+                averages.append(total / count)
+        return max(averages) - min(averages) if averages else 0.0
+
+    def relabelled(self) -> list[Round]:
+        player_at = self.player_at
+        return [
+            Round(
+                tables=tuple(tuple(player_at[p] for p in table) for table in round_.tables),
+                byes=tuple(player_at[p] for p in round_.byes),
+            )
+            for round_ in self.rounds
+        ]
+
+
+@dataclass(frozen=True)
+class SeasonFitResult:
+    """The relabelled rounds, and the partner-strength spread before and after balancing."""
+
+    rounds: list[Round]
+    spread_before_balance: float | None
+    spread_after_balance: float | None
+
+
+def season_fit(
+    goal: SearchGoal,
+    rounds: Sequence[Round],
+    names: Sequence[int],
+    history: SeasonHistory,
+    *,
+    balance: bool,
+    generator: random.Random,
+) -> SeasonFitResult:
+    """Relabel ``rounds`` (places ``0..N-1``, ``names[i]`` the player of index ``i``) for the
+    season: first the fewest season repeats, then, with ``balance``, partner strength."""
+    size = len(names)
+    season_partners = [0] * (size * size)
+    season_opponents = [0] * (size * size)
+    index = {name: position for position, name in enumerate(names)}
+    for source, target in (
+        (history.partners, season_partners),
+        (history.opponents, season_opponents),
+    ):
+        for pair, count in source.items():
+            members = [index[p] for p in pair if p in index]
+            if len(members) == 2:
+                x, y = members
+                target[x * size + y] += count
+                target[y * size + x] += count
+    sit_outs = [history.sit_outs.get(name, 0) for name in names]
+    ratings = None
+    rating_sums = [0.0] * size
+    rating_counts = [0] * size
+    if balance:
+        ratings = [history.rating(name) for name in names]
+        for pair, count in history.partners.items():
+            members = list(pair)
+            if len(members) != 2:
+                continue
+            x, y = members
+            for player, mate in ((x, y), (y, x)):
+                if player in index:
+                    rating_sums[index[player]] += count * history.rating(mate)
+                    rating_counts[index[player]] += count
+    fit = SeasonFit(
+        goal,
+        rounds,
+        season_partners=season_partners,
+        season_opponents=season_opponents,
+        season_sit_outs=sit_outs,
+        ratings=ratings,
+        rating_sums=rating_sums,
+        rating_counts=rating_counts,
+    )
+    moves = SEASON_MOVES_PER_PLAYER * size
+    fit.search(generator, moves, balance=False)
+    before = fit.spread()
+    if balance:
+        fit.search(generator, moves, balance=True)
+    return SeasonFitResult(
+        rounds=fit.relabelled(), spread_before_balance=before, spread_after_balance=fit.spread()
+    )
+
+
+@dataclass(frozen=True)
+class SeasonReport:
+    """A plan's figures over the season (earlier nights plus tonight), among tonight's players.
+
+    ``repeat_partnerships``: tonight's partnerships of pairs who partnered earlier this season;
+    ``most_partnered``: the most games any pair of tonight's players has partnered this season;
+    ``sit_outs_fewest``/``_most``: season sit-outs per player present; the partner-strength
+    spreads are ``None`` without the balance option.
+    """
+
+    nights_before: int
+    repeat_partnerships: int
+    repeat_oppositions: int
+    most_partnered: int
+    most_partnered_before: int
+    sit_outs_fewest: int
+    sit_outs_most: int
+    partner_strength_spread_before_balance: float | None
+    partner_strength_spread: float | None
+
+    def as_dict(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+def partner_strength_spread(
+    rounds: Sequence[Round], players: Sequence[int], history: SeasonHistory
+) -> float:
+    """The spread of average partner rating over ``players`` (season so far plus ``rounds``)."""
+    totals = {player: 0.0 for player in players}
+    counts = dict.fromkeys(players, 0)
+    for pair, count in history.partners.items():
+        x, y = tuple(pair)
+        for player, mate in ((x, y), (y, x)):
+            if player in totals:
+                totals[player] += count * history.rating(mate)
+                counts[player] += count
+    for round_ in rounds:
+        for table in round_.tables:
+            for first, second in PARTNER_SEATS:
+                for player, mate in ((table[first], table[second]), (table[second], table[first])):
+                    if player in totals:
+                        totals[player] += history.rating(mate)
+                        counts[player] += 1
+    averages = [totals[p] / counts[p] for p in players if counts[p]]
+    return max(averages) - min(averages) if averages else 0.0
+
+
+def season_report(
+    rounds: Sequence[Round],
+    players: Sequence[int],
+    history: SeasonHistory,
+    *,
+    nights_before: int = 0,
+    spread_before_balance: float | None = None,
+    balance: bool = False,
+) -> SeasonReport:
+    """Count the season's figures of a plan's ``rounds`` for the ``players`` present."""
+    present = set(players)
+    partners = {pair: count for pair, count in history.partners.items() if pair <= present}
+    most_before = max(partners.values(), default=0)
+    repeat_partnerships = repeat_oppositions = 0
+    tonight: dict[frozenset[int], int] = {}
+    sit_outs = {player: history.sit_outs.get(player, 0) for player in players}
+    for round_ in rounds:
+        for table in round_.tables:
+            for first, second in PARTNER_SEATS:
+                pair = frozenset((table[first], table[second]))
+                repeat_partnerships += partners.get(pair, 0) > 0
+                tonight[pair] = tonight.get(pair, 0) + 1
+            for first, second in OPPONENT_SEATS:
+                pair = frozenset((table[first], table[second]))
+                repeat_oppositions += history.opponents.get(pair, 0) > 0
+        for player in round_.byes:
+            if player in sit_outs:
+                sit_outs[player] += 1
+    most = max(
+        (partners.get(pair, 0) + count for pair, count in tonight.items() if pair <= present),
+        default=0,
+    )
+    spread = partner_strength_spread(rounds, players, history) if balance else None
+    return SeasonReport(
+        nights_before=nights_before,
+        repeat_partnerships=repeat_partnerships,
+        repeat_oppositions=repeat_oppositions,
+        most_partnered=max(most, most_before),
+        most_partnered_before=most_before,
+        sit_outs_fewest=min(sit_outs.values(), default=0),
+        sit_outs_most=max(sit_outs.values(), default=0),
+        partner_strength_spread_before_balance=spread_before_balance if balance else None,
+        partner_strength_spread=spread,
+    )
