@@ -130,6 +130,11 @@ class Season(ArchivedFields):
         help_text="Show the season's fairness report (partners, byes, strength of schedule) on "
         "its public page and to anyone through the API; organisers always see it.",
     )
+    balance_partner_strength = models.BooleanField(
+        default=False,
+        help_text="Individual seasons: among rotations equally good for the night and the season, "
+        "choose the one that makes each player's average partner rating most even.",
+    )
     standing_rules = models.JSONField(
         default=dict, blank=True, help_text="Tie-break chain and season rules for the standings."
     )

@@ -2,7 +2,8 @@
 
 - *night plan*: the rotation chosen for one night: how many rounds, how long a game is (the
   season rulebook's hands per game, or a per-night override), the seed it was generated with,
-  the quality report, and the constraints (pairs kept apart, players fixed to a table). A *draft*
+  the quality report, and the constraints (pairs kept apart, players fixed to a table, of whom
+  the *stationary* keep their seat too and never sit out). A *draft*
   plan can be generated again; a *published* one is what players see and what rounds start from.
 - *planned round*: one round of the plan. *Planned* (not started, may be re-planned by a
   repair), *started* (its games exist: kept exactly as it is), *finished* (all its games over).
@@ -39,6 +40,12 @@ class NightPlan(models.Model):
     )
     fixed_tables = models.JSONField(
         default=dict, blank=True, help_text="Player id → the table number they always play at."
+    )
+    stationary = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Player ids (each with a fixed table, one a table) who keep their table and "
+        "seat all night and never sit out.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
