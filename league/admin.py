@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from league.models import (
+    ApiToken,
     Attendance,
     AuditEntry,
     Invitation,
@@ -102,4 +103,17 @@ class AuditEntryAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Organisers' API tokens: made on /manage/tokens/ (the key is shown once, there); here they
+    can be read and revoked (``revoked_at``), never made or shown."""
+
+    list_display = ["name", "user", "prefix", "created_at", "last_used_at", "revoked_at"]
+    search_fields = ["name", "user__username", "prefix"]
+    readonly_fields = ["user", "name", "digest", "prefix", "created_at", "last_used_at"]
+
+    def has_add_permission(self, request):
         return False

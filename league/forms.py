@@ -6,14 +6,17 @@ The rules (who may, what is allowed) live in the services and access functions t
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
+from league.domain.pasted import MAX_RECURRING_NIGHTS, WEEKDAYS, pasted_names
 from league.domain.rules import PRESETS, DefenderAlone, GameLength, RenegePenalty
 from league.domain.rules import Rulebook as RulebookRules
+from league.errors import DomainError
 from league.models import MAX_ID, Season
 
 MAX_ROSTER_BYTES = 512 * 1024
@@ -119,6 +122,14 @@ class SeasonForm(forms.Form):
     preset = forms.ChoiceField(choices=PRESET_CHOICES, label="Rulebook")
     starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    usual_rounds = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=30,
+        label="Rounds a night, usually (optional)",
+        help_text="The rounds a night's plan starts from; empty: the last night's, or a few "
+        "that fit an evening.",
+    )
     customise = forms.BooleanField(
         required=False, label="Change some of the preset's options (below)"
     )
@@ -142,6 +153,79 @@ class TeamForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["player_one"].queryset = players
         self.fields["player_two"].queryset = players
+
+
+class RosterPasteForm(forms.Form):
+    """Names pasted one a line (a name and an email separated by a tab, from a spreadsheet, also
+    do): the rows of the one roster import (``league.services.roster_import``)."""
+
+    names = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6, "autocomplete": "off", "spellcheck": "false"}),
+        label="Paste names, one a line",
+        help_text="From a spreadsheet too: a name and an email in two columns.",
+    )
+
+    def clean_names(self):
+        try:
+            return pasted_names(self.cleaned_data["names"])
+        except DomainError as error:
+            raise forms.ValidationError(error.message) from None
+
+
+class TeamsPasteForm(forms.Form):
+    """Teams pasted one a line: ``Ann Baker & Bob Carter`` or ``Aces: Ann Baker & Bob Carter``."""
+
+    teams = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6, "autocomplete": "off", "spellcheck": "false"}),
+        label="Paste teams, one a line",
+        help_text="“Ann Baker & Bob Carter”, or with the team's name first: “Aces: Ann Baker & "
+        "Bob Carter”. Names not on the roster are added to it once you confirm.",
+    )
+
+
+WEEKDAY_CHOICES = [(str(number), name) for number, name in enumerate(WEEKDAYS)]
+
+
+class RecurringNightsForm(forms.Form):
+    """A series of nights: a weekday, every N weeks, how many, dates to skip."""
+
+    starts_on = forms.DateField(
+        label="Starting on or after", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    weekday = forms.TypedChoiceField(choices=WEEKDAY_CHOICES, coerce=int, label="Every")
+    every_weeks = forms.IntegerField(
+        min_value=1, max_value=52, initial=1, label="Every how many weeks"
+    )
+    count = forms.IntegerField(
+        min_value=1, max_value=MAX_RECURRING_NIGHTS, initial=7, label="How many nights"
+    )
+    skip = forms.CharField(
+        required=False,
+        label="Skip these dates (optional)",
+        help_text="YYYY-MM-DD, separated by commas or spaces: a holiday. The series runs on past "
+        "them.",
+    )
+    venue = forms.CharField(max_length=120, required=False)
+
+    def clean_skip(self):
+        dates = set()
+        for word in self.cleaned_data["skip"].replace(",", " ").split():
+            try:
+                dates.add(datetime.date.fromisoformat(word))
+            except ValueError:
+                raise forms.ValidationError(f"{word!r} is not a date: write YYYY-MM-DD") from None
+        return frozenset(dates)
+
+
+class UsualRoundsForm(forms.Form):
+    usual_rounds = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=30,
+        label="Rounds a night, usually",
+        help_text="Where a night's plan starts; empty: the last night's, or a few that fit an "
+        "evening.",
+    )
 
 
 class NightForm(forms.Form):

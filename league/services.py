@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -75,6 +76,7 @@ def season_create(
     preset: str = "",
     starts_on=None,
     ends_on=None,
+    usual_rounds: int | None = None,
     user=None,
 ) -> Season:
     if format not in Season.Format.values:
@@ -83,6 +85,8 @@ def season_create(
         raise DomainError("that rulebook belongs to another league", field="rulebook")
     if starts_on and ends_on and ends_on < starts_on:
         raise DomainError("a season cannot end before it starts", field="ends_on")
+    if usual_rounds is not None and not 1 <= usual_rounds <= MAX_USUAL_ROUNDS:
+        raise DomainError(f"a night holds 1 to {MAX_USUAL_ROUNDS} rounds", field="usual_rounds")
     with _unique(f"this league already has a season called {name!r}"):
         if rulebook is None:
             rulebook = rulebook_for_preset(league=league, slug=preset or "standard", user=user)
@@ -93,6 +97,7 @@ def season_create(
             rulebook=rulebook,
             starts_on=starts_on,
             ends_on=ends_on,
+            usual_rounds=usual_rounds,
         )
 
 
@@ -163,6 +168,23 @@ def player_create(*, league: League, name: str, email: str = "", user=None) -> P
         return player
 
 
+def _refuse_players_on_teams(*, season: Season, players: list[Player]) -> None:
+    """Refuse players already on a team of the season (one not withdrawn), naming each of them and
+    their team; the field is the first such player's (``player_one`` or ``player_two``)."""
+    ids = [player.pk for player in players]
+    teams = Team.objects.filter(season=season, is_withdrawn=False).filter(
+        Q(player_one__in=ids) | Q(player_two__in=ids)
+    )
+    team_of = {pk: team for team in teams for pk in team.player_ids if pk in ids}
+    taken = [player for player in players if player.pk in team_of]
+    if taken:
+        said = "; ".join(
+            f"{player.name} is already on {team_of[player.pk].name}" for player in taken
+        )
+        field = "player_one" if taken[0].pk == ids[0] else "player_two"
+        raise DomainError(f"a player can be on only one team in a season: {said}", field=field)
+
+
 def team_create(
     *, season: Season, name: str, player_one: Player, player_two: Player, user=None
 ) -> Team:
@@ -181,11 +203,7 @@ def team_create(
         # The season's row is the lock: two organisers adding overlapping teams at once take
         # turns, so the second one sees the first one's team in the check below.
         Season.objects.select_for_update().filter(pk=season.pk).exists()
-        clash = Team.objects.filter(season=season, is_withdrawn=False).filter(
-            Q(player_one__in=pair) | Q(player_two__in=pair)
-        )
-        if clash.exists():
-            raise DomainError("a player can be on only one team in a season", field="player_one")
+        _refuse_players_on_teams(season=season, players=pair)
         team = Team.objects.create(
             season=season, name=name.strip(), player_one=player_one, player_two=player_two
         )
@@ -257,22 +275,30 @@ def player_deactivate(*, player: Player, user=None, reason: str = "") -> Player:
         return player
 
 
-class RosterImportError(DomainError):
-    """A roster import refused as a whole; ``problems`` lists (line number, reason) per bad row."""
+class LinesRefusedError(DomainError):
+    """A list (a file or a paste) refused as a whole; ``problems`` lists (line number, reason)
+    per bad line, in line order."""
 
-    def __init__(self, problems: list[tuple[int, str]]):
+    def __init__(self, problems: list[tuple[int, str]], *, field: str = "file"):
         count = len(problems)
         super().__init__(
             f"{count} row{'s' if count != 1 else ''} cannot be imported; nothing was imported",
-            field="file",
+            field=field,
         )
-        self.problems = problems
+        self.problems = sorted(problems, key=lambda problem: problem[0])
 
 
-def roster_import(*, league: League, rows: list[tuple[int, str, str]], user=None) -> list[Player]:
+class RosterImportError(LinesRefusedError):
+    """A roster import refused as a whole (a CSV file or pasted names)."""
+
+
+def roster_import(
+    *, league: League, rows: list[tuple[int, str, str]], user=None, field: str = "file"
+) -> list[Player]:
     """Add players to a league's roster from ``(line number, name, email)`` rows: all of them in
     one transaction, or none of them if any row is bad (:class:`RosterImportError` says which
-    rows and why)."""
+    rows and why). The one import of both a CSV file (``field`` ``file``) and pasted names
+    (``names``: :func:`league.domain.pasted.pasted_names`)."""
     from django.core.exceptions import ValidationError
     from django.core.validators import validate_email
 
@@ -300,14 +326,125 @@ def roster_import(*, league: League, rows: list[tuple[int, str, str]], user=None
                 problems.append((line, f"{email!r} is not an email address"))
         cleaned.append((name, email))
     if not rows:
-        problems.append((1, "the file has no players"))
+        problems.append((1, f"the {'file' if field == 'file' else 'list'} has no players"))
     if problems:
-        raise RosterImportError(problems)
+        raise RosterImportError(problems, field=field)
     with transaction.atomic():
         return [
             player_create(league=league, name=name, email=email, user=user)
             for name, email in cleaned
         ]
+
+
+class NewPlayersToConfirm(DomainError):
+    """A team paste names people not on the roster: nothing was written; ``names`` lists them
+    (in the order pasted) for the organiser to confirm as new roster players."""
+
+    code = "new_players"
+
+    def __init__(self, names: list[str]):
+        count = len(names)
+        super().__init__(
+            f"{count} name{'s are' if count != 1 else ' is'} not on the roster: "
+            + ", ".join(names),
+            field="teams",
+        )
+        self.names = names
+
+
+def teams_import(
+    *, season: Season, text: str, new_players: Sequence[str] = (), user=None
+) -> list[Team]:
+    """Add a season's teams from a team paste (:func:`league.domain.pasted.pasted_teams`): all
+    of them in one transaction, or none (:class:`LinesRefusedError` lists each bad line and why).
+
+    A name is found on the roster in any case. Names not on it become roster players only when
+    the organiser confirmed each of them (``new_players``, the names they were shown); if any is
+    not confirmed, :class:`NewPlayersToConfirm` lists them all and nothing is written. Each team
+    is made by :func:`team_create`, each new player by :func:`player_create` (both audited)."""
+    from league.domain.pasted import pasted_teams
+
+    if season.format != Season.Format.TEAMS:
+        raise DomainError(
+            "this season's partners rotate: teams are for seasons of fixed partnerships",
+            field="teams",
+        )
+    pasted, problems = pasted_teams(text)
+    if not pasted and not problems:
+        problems.append((1, "the list has no teams"))
+    roster = {
+        player.name.casefold(): player
+        for player in Player.objects.filter(league_id=season.league_id).order_by("-pk")
+    }
+    on_teams = {
+        pk: team.name
+        for team in Team.objects.filter(season=season, is_withdrawn=False)
+        for pk in team.player_ids
+    }
+    team_names = {name.casefold() for name in season.teams.values_list("name", flat=True)}
+    seen_players: dict[str, int] = {}
+    seen_teams: dict[str, int] = {}
+    new_names: dict[str, str] = {}
+    name_limit = Team._meta.get_field("name").max_length
+    for team in pasted:
+        reasons = []
+        if team.first.casefold() == team.second.casefold():
+            reasons.append(f"{team.first} is named twice: a team is two different players")
+        for name in (team.first, team.second):
+            key = name.casefold()
+            player = roster.get(key)
+            if len(name) > PLAYER_NAME_MAX_LENGTH:
+                reasons.append(f"a name has at most {PLAYER_NAME_MAX_LENGTH} characters")
+            elif key in seen_players and seen_players[key] != team.line:
+                reasons.append(f"{name} is also on line {seen_players[key]}")
+            elif player is not None and not player.is_active:
+                reasons.append(f"{player.name} is not on the active roster")
+            elif player is not None and player.pk in on_teams:
+                reasons.append(f"{player.name} is already on {on_teams[player.pk]}")
+            elif player is None:
+                new_names.setdefault(key, name)
+            seen_players.setdefault(key, team.line)
+        team_key = team.name.casefold()
+        if len(team.name) > name_limit:
+            reasons.append(
+                f"the team's name is longer than {name_limit} characters: "
+                "name it first, “Name: Ann Baker & Bob Carter”"
+            )
+        elif team_key in team_names:
+            reasons.append(f"this season already has a team called {team.name}")
+        elif team_key in seen_teams:
+            reasons.append(f"the team {team.name} is also on line {seen_teams[team_key]}")
+        seen_teams.setdefault(team_key, team.line)
+        problems.extend((team.line, reason) for reason in reasons)
+    if problems:
+        raise LinesRefusedError(problems, field="teams")
+    confirmed = {" ".join(name.split()).casefold() for name in new_players}
+    if not set(new_names) <= confirmed:
+        raise NewPlayersToConfirm(list(new_names.values()))
+    league = season.league
+    with transaction.atomic():
+        for key, name in new_names.items():
+            roster[key] = player_create(league=league, name=name, user=user)
+        return [
+            team_create(
+                season=season,
+                name=team.name,
+                player_one=roster[team.first.casefold()],
+                player_two=roster[team.second.casefold()],
+                user=user,
+            )
+            for team in pasted
+        ]
+
+
+def season_free_players(*, season: Season):
+    """The league's active players on no team of the season (withdrawn teams free theirs)."""
+    taken = Team.objects.filter(season=season, is_withdrawn=False)
+    return (
+        Player.objects.filter(league_id=season.league_id, is_active=True)
+        .exclude(pk__in=taken.values("player_one"))
+        .exclude(pk__in=taken.values("player_two"))
+    )
 
 
 def night_create(*, season: Season, date, venue: str = "", user=None):
@@ -321,6 +458,94 @@ def night_create(*, season: Season, date, venue: str = "", user=None):
     if too_early or too_late:
         raise DomainError("the night must fall within the season's dates", field="date")
     return Night.objects.create(season=season, date=date, venue=venue.strip())
+
+
+def nights_series_check(*, season: Season, dates: list) -> None:
+    """Why a series of nights cannot be planned (a :class:`DomainError`), or nothing: what the
+    preview says before :func:`nights_create_recurring` is asked, and what it checks again."""
+    from league.models import Night
+
+    if not dates:
+        raise DomainError("no dates to plan", field="count")
+    if len(set(dates)) != len(dates):
+        raise DomainError("each date can be planned once", field="count")
+    outside = [
+        date
+        for date in dates
+        if (season.starts_on is not None and date < season.starts_on)
+        or (season.ends_on is not None and date > season.ends_on)
+    ]
+    if outside:
+        raise DomainError(
+            "the nights must fall within the season's dates: "
+            + ", ".join(f"{date:%a %-d %b %Y}" for date in outside),
+            field="count",
+        )
+    taken = sorted(
+        set(Night.objects.filter(season=season, date__in=dates).values_list("date", flat=True))
+    )
+    if taken:
+        raise ConflictError(
+            "the season already has a night on "
+            + ", ".join(f"{date:%a %-d %b %Y}" for date in taken)
+            + ": skip those dates",
+            code="night_taken",
+        )
+
+
+def nights_create_recurring(*, season: Season, dates: list, venue: str = "", user=None) -> list:
+    """Plan a series of nights at once (the dates from
+    :func:`league.domain.pasted.recurring_dates`, shown to the organiser first): all of them, or
+    none if one falls outside the season or on a date that already has a night
+    (:func:`nights_series_check`, under the season's lock). One entry on the audit trail lists
+    them."""
+    from league.models import Night
+
+    with transaction.atomic():
+        Season.objects.select_for_update().filter(pk=season.pk).exists()
+        nights_series_check(season=season, dates=dates)
+        nights = Night.objects.bulk_create(
+            [Night(season=season, date=date, venue=venue.strip()) for date in sorted(dates)]
+        )
+        audit_record(
+            league=season.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action="nights.create",
+            target=season,
+            before=None,
+            after={
+                "dates": [date.isoformat() for date in sorted(dates)],
+                "venue": venue.strip(),
+            },
+        )
+    return nights
+
+
+MAX_USUAL_ROUNDS = 30
+"""The most rounds a season's usual night may be set to (an evening holds far fewer)."""
+
+
+def season_set_usual_rounds(*, season: Season, rounds: int | None, user=None) -> Season:
+    """Set (or clear, with ``None``) how many rounds a night of the season usually holds: the
+    default rounds when a night is planned. Audited."""
+    if rounds is not None and not 1 <= rounds <= MAX_USUAL_ROUNDS:
+        raise DomainError(f"a night holds 1 to {MAX_USUAL_ROUNDS} rounds", field="usual_rounds")
+    with transaction.atomic():
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        before = season.usual_rounds
+        if before == rounds:
+            return season
+        season.usual_rounds = rounds
+        season.save(update_fields=["usual_rounds"])
+        audit_record(
+            league=season.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action="season.usual_rounds",
+            target=season,
+            before={"usual_rounds": before},
+            after={"usual_rounds": rounds},
+        )
+    return season
 
 
 def invitation_create(*, league: League, user, email: str = ""):

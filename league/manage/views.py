@@ -25,6 +25,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import access, services
+from league.domain.pasted import recurring_dates
 from league.domain.rules import PRESETS, preset_rulebook
 from league.domain.rules import Rulebook as RulebookRules
 from league.errors import AccessDeniedError, DomainError, NotFoundError
@@ -36,11 +37,15 @@ from league.forms import (
     LeagueForm,
     NightForm,
     PlayerForm,
+    RecurringNightsForm,
     RosterImportForm,
+    RosterPasteForm,
     RulebookOptionsForm,
     SeasonForm,
     SignupForm,
     TeamForm,
+    TeamsPasteForm,
+    UsualRoundsForm,
 )
 from league.manage import exports
 from league.models import Season
@@ -291,6 +296,7 @@ def _season_create(request, league, values, options_form, customise):
             preset=values["preset"],
             starts_on=values["starts_on"],
             ends_on=values["ends_on"],
+            usual_rounds=values["usual_rounds"],
             user=request.user,
         )
 
@@ -299,7 +305,12 @@ def _season_create(request, league, values, options_form, customise):
 
 
 def _roster_context(league, **extra):
-    return {"league": league, "players": league.players.all(), **extra}
+    return {
+        "league": league,
+        "players": league.players.all(),
+        "paste_form": RosterPasteForm(),
+        **extra,
+    }
 
 
 @workspace
@@ -384,11 +395,48 @@ def roster_import(request, pk: int):
 
 
 @workspace
+@require_POST
+def roster_paste(request, pk: int):
+    """Players pasted one a line: the CSV import's checks, each bad line listed, nothing added
+    unless every line is good."""
+    league = access.league_for_organiser(user=request.user, pk=pk)
+    form = RosterPasteForm(request.POST)
+    problems = []
+    if form.is_valid():
+        try:
+            players = services.roster_import(
+                league=league, rows=form.cleaned_data["names"], user=request.user, field="names"
+            )
+        except services.RosterImportError as error:
+            problems = error.problems
+            form.add_error("names", error.message)
+        except DomainError as error:
+            form.add_error("names", error.message)
+        else:
+            count = len(players)
+            messages.success(request, f"Added {count} player{'s' if count != 1 else ''}.")
+            return redirect("manage:roster", pk=league.pk)
+    context = _roster_context(league, form=PlayerForm(), paste_form=form, paste_problems=problems)
+    return render(request, "manage/roster.html", context, status=400)
+
+
+def _teams_context(season, **extra):
+    return {
+        "season": season,
+        "league": season.league,
+        "teams": season.teams.select_related("player_one", "player_two"),
+        "form": TeamForm(players=services.season_free_players(season=season)),
+        "paste_form": TeamsPasteForm(),
+        **extra,
+    }
+
+
+@workspace
 @require_http_methods(["GET", "POST"])
 def teams(request, pk: int):
+    """A season's teams; one added by choosing two of the players on no team yet."""
     season = access.season_for_organiser(user=request.user, pk=pk)
-    players = season.league.players.filter(is_active=True)
-    form = TeamForm(request.POST or None, players=players)
+    form = TeamForm(request.POST or None, players=services.season_free_players(season=season))
     if request.method == "POST" and form.is_valid():
         try:
             team = services.team_create(season=season, user=request.user, **form.cleaned_data)
@@ -397,16 +445,118 @@ def teams(request, pk: int):
         else:
             messages.success(request, f"Team {team.name} added.")
             return redirect("manage:teams", pk=season.pk)
-    context = {
-        "season": season,
-        "league": season.league,
-        "teams": season.teams.select_related("player_one", "player_two"),
-        "form": form,
-    }
+    context = _teams_context(season, form=form)
     return render(request, "manage/teams.html", context, status=400 if form.errors else 200)
 
 
+@workspace
+@require_POST
+def teams_paste(request, pk: int):
+    """Teams pasted one a line. Names not on the roster are listed for a confirmation first; on
+    it, they join the roster and every team is added, or nothing is."""
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    form = TeamsPasteForm(request.POST)
+    extra, status = {}, 400
+    if form.is_valid():
+        try:
+            made = services.teams_import(
+                season=season,
+                text=form.cleaned_data["teams"],
+                new_players=request.POST.getlist("new_player")
+                if request.POST.get("confirm") == "add"
+                else (),
+                user=request.user,
+            )
+        except services.NewPlayersToConfirm as error:
+            extra["new_players"], status = error.names, 200
+        except services.LinesRefusedError as error:
+            extra["paste_problems"] = error.problems
+            form.add_error("teams", error.message)
+        except DomainError as error:
+            form.add_error("teams", error.message)
+        else:
+            count = len(made)
+            messages.success(request, f"Added {count} team{'s' if count != 1 else ''}.")
+            return redirect("manage:teams", pk=season.pk)
+    context = _teams_context(season, paste_form=form, **extra)
+    return render(request, "manage/teams.html", context, status=status)
+
+
 # --- Nights ---
+
+
+def _nights_context(season, **extra):
+    """The nights page: the season's nights, one night's form, the series form and the usual
+    rounds (each form replaced by a bound one when it was the one posted)."""
+    first = season.starts_on or timezone.localdate()
+    return {
+        "season": season,
+        "league": season.league,
+        "nights": season.nights.not_archived(),
+        "form": NightForm(),
+        "series_form": RecurringNightsForm(
+            initial={"starts_on": first, "weekday": str(first.weekday())}
+        ),
+        "rounds_form": UsualRoundsForm(initial={"usual_rounds": season.usual_rounds}),
+        **extra,
+    }
+
+
+@workspace
+@require_POST
+def nights_recurring(request, pk: int):
+    """A series of nights: the first post shows the dates (a preview, nothing written); the
+    second, "Plan these nights", plans them all through one service."""
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    form = RecurringNightsForm(request.POST)
+    preview = None
+    if form.is_valid():
+        values = form.cleaned_data
+        try:
+            dates, skipped = recurring_dates(
+                start=values["starts_on"],
+                weekday=values["weekday"],
+                count=values["count"],
+                every_weeks=values["every_weeks"],
+                skip=values["skip"],
+            )
+            services.nights_series_check(season=season, dates=dates)
+            shown = request.POST.get("expected", "")
+            same = shown == ",".join(date.isoformat() for date in dates)
+            if request.POST.get("action") == "create" and not same:
+                messages.error(request, "The dates changed since they were shown: check them.")
+            elif request.POST.get("action") == "create":
+                made = services.nights_create_recurring(
+                    season=season, dates=dates, venue=values["venue"], user=request.user
+                )
+                messages.success(request, f"Planned {len(made)} nights.")
+                return redirect("manage:nights", pk=season.pk)
+        except DomainError as error:
+            form_error(form, error)
+        else:
+            preview = {"dates": dates, "skipped": skipped}
+    status = 400 if form.errors else 200
+    context = _nights_context(season, series_form=form, preview=preview)
+    return render(request, "manage/nights.html", context, status=status)
+
+
+@workspace
+@require_POST
+def season_usual_rounds(request, pk: int):
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    form = UsualRoundsForm(request.POST)
+    if form.is_valid():
+        try:
+            services.season_set_usual_rounds(
+                season=season, rounds=form.cleaned_data["usual_rounds"], user=request.user
+            )
+        except DomainError as error:
+            form_error(form, error)
+        else:
+            messages.success(request, "Saved the usual rounds of a night.")
+            return redirect("manage:nights", pk=season.pk)
+    context = _nights_context(season, rounds_form=form)
+    return render(request, "manage/nights.html", context, status=400)
 
 
 @workspace
@@ -422,8 +572,7 @@ def nights(request, pk: int):
         else:
             messages.success(request, f"Night of {night.date:%a %-d %b %Y} planned.")
             return redirect("manage:nights", pk=season.pk)
-    context = {"season": season, "league": season.league, "nights": season.nights.all()}
-    context["form"] = form
+    context = _nights_context(season, form=form)
     return render(request, "manage/nights.html", context, status=400 if form.errors else 200)
 
 

@@ -133,7 +133,10 @@ def test_a_player_is_on_one_team_per_season(organiser_api, make_season, league):
         format="json",
     )
     assert clash.status_code == 400
-    assert clash.json()["message"] == "a player can be on only one team in a season"
+    assert clash.json()["message"] == (
+        f"a player can be on only one team in a season: {ann.name} is already on One"
+    )
+    assert clash.json()["errors"] == {"player_two": [clash.json()["message"]]}
     assert Team.objects.count() == 1
 
 
