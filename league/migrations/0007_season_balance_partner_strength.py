@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0006_season_fairness_public'),
+        ("league", "0006_season_fairness_public"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='season',
-            name='balance_partner_strength',
-            field=models.BooleanField(default=False, help_text="Individual seasons: among rotations equally good for the night and the season, choose the one that makes each player's average partner rating most even."),
+            model_name="season",
+            name="balance_partner_strength",
+            field=models.BooleanField(
+                default=False,
+                help_text="Individual seasons: among rotations equally good for the night and the "
+                "season, choose the one that makes each player's average partner rating most even.",
+            ),
         ),
     ]

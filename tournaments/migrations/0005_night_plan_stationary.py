@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0004_archived'),
+        ("tournaments", "0004_archived"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='nightplan',
-            name='stationary',
-            field=models.JSONField(blank=True, default=list, help_text='Player ids (each with a fixed table, one a table) who keep their table and seat all night and never sit out.'),
+            model_name="nightplan",
+            name="stationary",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="Player ids (each with a fixed table, one a table) who keep their table "
+                "and seat all night and never sit out.",
+            ),
         ),
     ]
