@@ -183,7 +183,12 @@ def site_nav(context):
         crumbs.append(Link(title, request.get_full_path(), True))
     if view in OWN_TILES:
         sections = []
-    return {"crumbs": crumbs, "sections": _marked(sections, path), "section_label": label}
+    return {
+        "crumbs": crumbs,
+        "sections": _marked(sections, path),
+        "section_label": label,
+        "workspace": _is_workspace(view),
+    }
 
 
 def _public(view, context, league, season):

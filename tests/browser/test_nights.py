@@ -78,7 +78,7 @@ def test_a_night_with_a_late_arrival_to_the_end_of_round_two(
     for name in NAMES:
         page.get_by_role("button", name=f"Check in {name}").click()
         expect(page.locator(".flash")).to_have_text(f"{name} is checked in.")
-    page.get_by_label("Walk-in or roster name").fill("Wanda Walk-in")
+    page.get_by_label("Find a name, or add a walk-in").fill("Wanda Walk-in")
     page.get_by_role("button", name="Check in", exact=True).click()
     expect(page.locator(".flash")).to_have_text("Wanda Walk-in is checked in.")
     expect(page.locator(".check-in h2")).to_have_text("Check-in (8 here)")
@@ -112,7 +112,7 @@ def test_a_night_with_a_late_arrival_to_the_end_of_round_two(
     )
 
     # A latecomer arrives during round 1; the rest of the night is re-planned for nine.
-    page.get_by_label("Walk-in or roster name").fill("Larry Late")
+    page.get_by_label("Find a name, or add a walk-in").fill("Larry Late")
     page.get_by_role("button", name="Check in", exact=True).click()
     expect(page.locator(".next .flash.error")).to_contain_text("repair the plan below")
     page.get_by_role("button", name="Re-plan for who is here").click()

@@ -31,7 +31,7 @@ def test_check_in_from_the_roster_and_a_walk_in(organiser_client, night, roster)
     page = organiser_client.get(f"/manage/nights/{night.pk}/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert "Check in from the roster (9)" in html
+    assert "Check in all 9 on the roster" in html
     assert "Check in at least 4 players to plan a rotation." in html
 
     response = post(
@@ -47,7 +47,7 @@ def test_check_in_from_the_roster_and_a_walk_in(organiser_client, night, roster)
         "Alice",
         "Zed Walker",
     ]
-    assert "Check in from the roster (8)" in response.content.decode()
+    assert "Check in all 8 on the roster" in response.content.decode()
     assert Night.objects.get(pk=night.pk).status == "check_in"
 
     again = post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"name": "alice"})
@@ -287,7 +287,7 @@ def test_checking_out_a_value_that_is_no_player_is_refused(organiser_client, nig
 def test_checking_in_a_value_that_is_no_player_is_refused(organiser_client, night, roster, value):
     before = _night_state(night)
     response = post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"player": value})
-    assert flashes(response) == ["name the player to check in"]
+    assert flashes(response) == ["that player is not on this league's roster"]
     assert _night_state(night) == before
 
 

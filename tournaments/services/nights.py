@@ -24,22 +24,27 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from league import services as league_services
 from league.access import require_league_organiser
+from league.audit import actor_of, audit_record
 from league.errors import ConflictError, DomainError, NotFoundError
-from league.models import Attendance, Night, Player, Season
+from league.models import Attendance, AuditEntry, Night, Player, Season
 from scoring import services as scoring_services
 from scoring.models import Game
 from tournaments.domain.rotation import (
+    PlannedNight,
     Rotation,
     Round,
-    build_rotation,
+    SeasonHistory,
     full_cycle_length,
-    replan_rotation,
+    plan_rotation,
     rotation_report,
 )
+from tournaments.domain.rotation_season import season_report
 from tournaments.models import NightPlan, PlannedRound, Seat
+from tournaments.selectors.season_history import season_history_for_night
 from tournaments.services.locks import night_lock, planned_round_lock, planned_rounds_lock
 
 MAX_SEED = 2**31 - 1
@@ -50,8 +55,13 @@ MAX_SEED = 2**31 - 1
 
 
 def night_get(*, pk: int) -> Night:
-    """A night anyone may look at (public pages)."""
-    night = Night.objects.select_related("season__league", "season__rulebook").filter(pk=pk).first()
+    """A night anyone may look at (public pages) or run (the desk): not archived."""
+    night = (
+        Night.objects.not_archived()
+        .select_related("season__league", "season__rulebook")
+        .filter(pk=pk)
+        .first()
+    )
     if night is None:
         raise NotFoundError("no such night")
     return night
@@ -96,36 +106,95 @@ def night_check_in(*, night: Night, user, player: Player | None = None, name: st
 
     A name already on the roster checks that player in. Checking in someone who left earlier
     brings them back. The plan is not changed here: a draft is generated again, a published
-    plan is repaired (``night_repair``).
+    plan is repaired (``night_repair``). Audited (``attendance.check_in``), so it can be undone.
     """
     with transaction.atomic():
         night = _lock_night(night, user)
         _refuse_when_finished(night)
+        is_new_player = False
         if player is None:
             cleaned = " ".join(name.split())
             if not cleaned:
                 raise DomainError("name the player to check in", field="name")
             player = league_services.roster_player_named(
                 league_id=night.season.league_id, name=cleaned
-            ) or league_services.player_create(league=night.season.league, name=cleaned)
+            )
+            if player is None:
+                player = league_services.player_create(league=night.season.league, name=cleaned)
+                is_new_player = True
         elif player.league_id != night.season.league_id:
             raise DomainError(f"{player} is not on this league's roster", field="player")
         attendance = Attendance.objects.filter(night=night, player=player).first()
+        before = None
         if attendance is not None:
             if attendance.left_at is None:
                 raise ConflictError(f"{player} is already checked in", code="checked_in")
+            before = {"left_at": attendance.left_at.isoformat()}
             attendance.left_at = None
             attendance.save(update_fields=["left_at"])
         else:
             try:
                 with transaction.atomic():
-                    Attendance.objects.create(night=night, player=player)
+                    attendance = Attendance.objects.create(night=night, player=player)
             except IntegrityError as error:
                 raise ConflictError(f"{player} is already checked in", code="checked_in") from error
-        if night.status == Night.Status.PLANNED:
-            night.status = Night.Status.CHECK_IN
-            night.save(update_fields=["status"])
+        _mark_checking_in(night)
+        _audit_attendance(
+            night,
+            user,
+            "attendance.check_in",
+            attendance,
+            before,
+            {"player": player.pk, "new_player": is_new_player},
+        )
         return player
+
+
+def night_check_in_roster(*, night: Night, user) -> list[Player]:
+    """Check in everyone on the league's roster (active players) not checked in yet, in one
+    change (audited as ``attendance.check_in_all``, undone as one). Those who left stay out.
+    Nobody left to check in is not an error: the result is empty (a second tap changes nothing).
+    """
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        _refuse_when_finished(night)
+        checked = Attendance.objects.filter(night=night).values_list("player_id", flat=True)
+        missing = list(
+            Player.objects.filter(league_id=night.season.league_id, is_active=True)
+            .exclude(pk__in=checked)
+            .order_by("name", "pk")
+        )
+        if not missing:
+            return []
+        Attendance.objects.bulk_create([Attendance(night=night, player=p) for p in missing])
+        _mark_checking_in(night)
+        _audit_attendance(
+            night,
+            user,
+            "attendance.check_in_all",
+            night,
+            None,
+            {"players": [p.pk for p in missing]},
+        )
+        return missing
+
+
+def _mark_checking_in(night: Night) -> None:
+    if night.status == Night.Status.PLANNED:
+        night.status = Night.Status.CHECK_IN
+        night.save(update_fields=["status"])
+
+
+def _audit_attendance(night, user, action, target, before, after) -> AuditEntry:
+    return audit_record(
+        league=night.season.league_id,
+        season=night.season_id,
+        actor=actor_of(user),
+        action=action,
+        target=target,
+        before=before,
+        after={"night": night.pk, **after},
+    )
 
 
 def night_check_out(*, night: Night, player: Player, user) -> Attendance:
@@ -138,7 +207,153 @@ def night_check_out(*, night: Night, player: Player, user) -> Attendance:
             raise DomainError(f"{player} is not checked in", field="player")
         attendance.left_at = timezone.now()
         attendance.save(update_fields=["left_at"])
+        _audit_attendance(
+            night,
+            user,
+            "attendance.check_out",
+            attendance,
+            {"left_at": None},
+            {"player": player.pk, "left_at": attendance.left_at.isoformat()},
+        )
         return attendance
+
+
+ATTENDANCE_CHANGES = ("attendance.check_in", "attendance.check_out", "attendance.check_in_all")
+"""The audited check-in changes the night desk can undo (the last one not undone yet)."""
+
+
+@dataclass(frozen=True)
+class AttendanceChange:
+    """The night's last check-in change that can be undone: its trail entry and its words."""
+
+    entry_id: int
+    words: str
+
+
+def _night_changes(night: Night):
+    return AuditEntry.objects.filter(season_id=night.season_id, after__night=night.pk)
+
+
+def _undone_ids(night: Night) -> set[int]:
+    undos = _night_changes(night).filter(action="attendance.undo").values_list("after", flat=True)
+    return {after["undid"] for after in undos}
+
+
+def _last_change(night: Night) -> AuditEntry | None:
+    return (
+        _night_changes(night)
+        .filter(action__in=ATTENDANCE_CHANGES)
+        .exclude(pk__in=_undone_ids(night))
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def _change_words(entry: AuditEntry) -> str:
+    if entry.action == "attendance.check_in_all":
+        count = len(entry.after["players"])
+        return f"{count} checked in from the roster"
+    name = Player.objects.filter(pk=entry.after["player"]).values_list("name", flat=True).first()
+    if entry.action == "attendance.check_out":
+        return f"{name} left"
+    return f"{name} checked in"
+
+
+def night_last_change(*, night: Night) -> AttendanceChange | None:
+    """The check-in change "Undo" would take back, or ``None``."""
+    entry = _last_change(night)
+    return None if entry is None else AttendanceChange(entry.pk, _change_words(entry))
+
+
+def night_undo_change(*, night: Night, user, entry_id: int) -> str:
+    """Undo the night's last check-in change, named by its trail entry (``entry_id``, from
+    ``night_last_change``): a check-in is taken back (the player is no longer checked in, or
+    has left again), a leaver is here again, "everyone from the roster" is taken back as one.
+
+    The same undo sent twice changes nothing the second time (it says it was undone already);
+    an undo of a change that is no longer the last is refused. A check-in is not taken back once
+    the player holds seats in the night's plan (check them out instead). Audited
+    (``attendance.undo``). Returns what was undone, in words.
+    """
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        _refuse_when_finished(night)
+        entry = _night_changes(night).filter(pk=entry_id, action__in=ATTENDANCE_CHANGES).first()
+        if entry is None:
+            raise DomainError("there is no such change to undo", field="entry")
+        words = _change_words(entry)
+        if entry.pk in _undone_ids(night):
+            return f"Already undone: {words}"
+        last = _last_change(night)
+        if last is None or last.pk != entry.pk:
+            raise ConflictError(
+                "a newer check-in change came after that one: undo it first", code="not_last"
+            )
+        if entry.action == "attendance.check_out":
+            Attendance.objects.filter(night=night, player_id=entry.after["player"]).update(
+                left_at=None
+            )
+        else:
+            players = entry.after.get("players") or [entry.after["player"]]
+            seated = list(
+                Player.objects.filter(
+                    pk__in=Seat.objects.filter(
+                        round__plan__night=night, player_id__in=players
+                    ).values("player_id")
+                ).values_list("name", flat=True)
+            )
+            if seated:
+                raise ConflictError(
+                    f"{', '.join(sorted(seated))} already {'has' if len(seated) == 1 else 'have'}"
+                    " seats in the plan: check them out instead",
+                    code="seated",
+                )
+            if entry.before and entry.before.get("left_at"):
+                Attendance.objects.filter(night=night, player_id__in=players).update(
+                    left_at=parse_datetime(entry.before["left_at"])
+                )
+            else:
+                Attendance.objects.filter(night=night, player_id__in=players).delete()
+        _audit_attendance(
+            night, user, "attendance.undo", night, None, {"undid": entry.pk, "action": entry.action}
+        )
+        return f"Undone: {words}"
+
+
+@dataclass(frozen=True)
+class CheckInRow:
+    """One name on the night desk's check-in list: ``state`` is ``here``, ``left`` (checked in,
+    then out) or ``out`` (on the roster, not checked in)."""
+
+    player: Player
+    state: str
+
+
+def night_check_in_rows(*, night: Night) -> list[CheckInRow]:
+    """The check-in list: the league's active roster and anyone checked in tonight, by name."""
+    attendances = {
+        a.player_id: a for a in Attendance.objects.filter(night=night).select_related("player")
+    }
+    players = {a.player_id: a.player for a in attendances.values()}
+    for player in Player.objects.filter(league_id=night.season.league_id, is_active=True):
+        players.setdefault(player.pk, player)
+    rows = []
+    for player in players.values():
+        attendance = attendances.get(player.pk)
+        if attendance is None:
+            state = "out"
+        else:
+            state = "left" if attendance.left_at is not None else "here"
+        rows.append(CheckInRow(player, state))
+    return sorted(rows, key=lambda row: (row.player.name.casefold(), row.player.pk))
+
+
+def night_check_in_row(*, night: Night, player: Player) -> CheckInRow:
+    """One player's row of the check-in list, as it is now."""
+    attendance = Attendance.objects.filter(night=night, player=player).first()
+    if attendance is None:
+        return CheckInRow(player, "out")
+    return CheckInRow(player, "left" if attendance.left_at is not None else "here")
 
 
 def night_present_players(*, night: Night) -> list[Player]:
@@ -198,6 +413,67 @@ def _report(rotation: Rotation, players: Sequence[int], keep_apart) -> dict:
     return rotation_report(rotation, players, keep_apart=keep_apart).as_dict()
 
 
+STATIONARY_COST_FIELDS = (
+    "repeat_partners",
+    "opponents_beyond_twice",
+    "repeated_meetings",
+    "same_table_two_rounds_running",
+)
+"""The report's fault counts that keeping players in place may raise (its "costs")."""
+
+
+def _plan_night(
+    *,
+    night: Night,
+    players: Sequence[int],
+    rounds: int,
+    played: Sequence[Round] = (),
+    seed: int,
+    pairs: Collection[frozenset[int]],
+    fixed: Mapping[int, int],
+    stationary: Collection[int],
+) -> tuple[Rotation, dict]:
+    """Plan (or re-plan after ``played``) against the season so far; the quality report with
+    the night's figures, the season's beside them, and what stationary players cost."""
+    history, nights_before = season_history_for_night(night=night)
+    balance = night.season.balance_partner_strength
+    called = _names_of(night, players, pairs, fixed)
+
+    def plan(staying: Collection[int], history: SeasonHistory) -> PlannedNight:
+        return plan_rotation(
+            players,
+            rounds,
+            played=played,
+            seed=seed,
+            keep_apart=pairs,
+            fixed_table=fixed,
+            called=called,
+            stationary=staying,
+            history=history,
+            balance_partner_strength=balance,
+        )
+
+    planned = plan(stationary, history)
+    report = _report(planned.rotation, players, pairs)
+    report["season"] = season_report(
+        planned.rotation.rounds,
+        players,
+        history,
+        nights_before=nights_before,
+        spread_before_balance=planned.spread_before_balance,
+        balance=balance,
+    ).as_dict()
+    if stationary:
+        free = _report(plan((), history).rotation, players, pairs)
+        report["stationary"] = {
+            "players": sorted(stationary),
+            "summary_without": free["summary"],
+            "at_bound_without": free["at_bound"],
+            "costs": {name: report[name] - free[name] for name in STATIONARY_COST_FIELDS},
+        }
+    return planned.rotation, report
+
+
 def night_plan(
     *,
     night: Night,
@@ -207,8 +483,13 @@ def night_plan(
     seed: int = 0,
     keep_apart: Collection[Sequence[int]] = (),
     fixed_tables: Mapping[int, int] | None = None,
+    stationary: Collection[int] = (),
 ) -> NightPlan:
-    """Generate (or generate again) the night's draft rotation for the players present."""
+    """Generate (or generate again) the night's draft rotation for the players present.
+
+    The plan weighs the season's earlier nights (``tournaments.domain.rotation_season``) and,
+    when the season asks, balances partner strength; ``stationary`` players (each with a fixed
+    table) keep their table and seat all night."""
     if hands_per_game is not None and not 1 <= hands_per_game <= 100:
         raise DomainError("hands per game must be between 1 and 100", field="hands_per_game")
     if not 0 <= seed <= MAX_SEED:
@@ -235,13 +516,15 @@ def night_plan(
             )
         pairs = _pairs(keep_apart)
         fixed = {int(player): int(table) for player, table in (fixed_tables or {}).items()}
-        rotation = build_rotation(
-            players,
-            rounds,
+        staying = sorted({int(player) for player in stationary})
+        rotation, report = _plan_night(
+            night=night,
+            players=players,
+            rounds=rounds,
             seed=seed,
-            keep_apart=pairs,
-            fixed_table=fixed,
-            called=_names_of(night, players, pairs, fixed),
+            pairs=pairs,
+            fixed=fixed,
+            stationary=staying,
         )
         if plan is None:
             plan = NightPlan(night=night)
@@ -252,7 +535,8 @@ def night_plan(
         plan.seed = seed
         plan.keep_apart = [sorted(pair) for pair in pairs]
         plan.fixed_tables = {str(player): table for player, table in fixed.items()}
-        plan.report = _report(rotation, players, pairs)
+        plan.stationary = staying
+        plan.report = report
         plan.save()
         _store_rounds(plan, rotation.rounds, first_number=1)
         return plan
@@ -455,21 +739,23 @@ def night_repair(
             for player, table in plan.fixed_tables.items()
             if int(player) in players and table <= len(players) // 4
         }
-        rotation = replan_rotation(
-            played_rounds,
-            players,
-            total,
+        staying = [player for player in plan.stationary if player in fixed]
+        rotation, report = _plan_night(
+            night=night,
+            players=players,
+            rounds=total,
+            played=played_rounds,
             seed=plan.seed,
-            keep_apart=pairs,
-            fixed_table=fixed,
-            called=_names_of(night, players, pairs, fixed),
+            pairs=pairs,
+            fixed=fixed,
+            stationary=staying,
         )
         if tuple(rotation.rounds[: len(played_rounds)]) != tuple(played_rounds):
             raise DomainError("the repair would change a round already played")  # a bug guard
         plan.planned_rounds.filter(status=PlannedRound.Status.PLANNED).delete()
         _store_rounds(plan, rotation.rounds[len(played_rounds) :], first_number=len(played) + 1)
         plan.rounds = total
-        plan.report = _report(rotation, players, pairs)
+        plan.report = report
         plan.save(update_fields=["rounds", "report", "updated_at"])
         return plan
 

@@ -10,6 +10,12 @@ urlpatterns = [
     path("manage/nights/<int:pk>/tables/", views.night_tables, name="night-tables"),
     path("manage/nights/<int:pk>/check-in/", views.night_check_in, name="night-check-in"),
     path("manage/nights/<int:pk>/check-out/", views.night_check_out, name="night-check-out"),
+    path(
+        "manage/nights/<int:pk>/check-in/roster/",
+        views.night_check_in_roster,
+        name="night-check-in-roster",
+    ),
+    path("manage/nights/<int:pk>/check-in/undo/", views.night_undo, name="night-check-in-undo"),
     path("manage/nights/<int:pk>/plan/", views.night_plan, name="night-plan"),
     path("manage/nights/<int:pk>/publish/", views.night_publish, name="night-publish"),
     path(

@@ -128,11 +128,7 @@ def night_manage(request, pk: int):
     plan = NightPlan.objects.filter(night=night).first()
     charts = services.night_chart(night=night, include_draft=True)
     attendances = list(night.attendances.select_related("player").order_by("player__name"))
-    checked = {a.player_id for a in attendances}
     present = [a.player for a in attendances if a.left_at is None]
-    roster = Player.objects.filter(league_id=night.season.league_id, is_active=True).exclude(
-        pk__in=checked
-    )
     planned_ids = set()
     if charts:
         first_open = next((c for c in charts if c.status == PlannedRound.Status.PLANNED), None)
@@ -148,12 +144,10 @@ def night_manage(request, pk: int):
     )
     context = {
         **_tables_context(night, charts),
+        **_check_in_context(night),
         "plan": plan,
         "charts": charts,
-        "attendances": attendances,
         "present": present,
-        "left": [a.player for a in attendances if a.left_at is not None],
-        "roster": roster,
         "full_cycle": full_cycle_length(len(present)) if len(present) >= 4 else 0,
         "game_length": services.night_game_length(night=night),
         "needs_repair": needs_repair,
@@ -181,15 +175,20 @@ def _constraints_context(plan: NightPlan | None, present: list[Player]) -> dict:
     kept_apart_words = [
         (names.get(first, "?"), names.get(second, "?")) for first, second in keep_apart
     ]
-    fixed_words = [(names.get(player, "?"), table) for player, table in fixed]
+    staying = set(plan.stationary) if plan else set()
+    fixed_words = [
+        (names.get(player, "?"), table, player in staying) for player, table in fixed
+    ]
     keep_apart_rows = [pair for pair in keep_apart if all(player in present_ids for player in pair)]
-    fixed_rows = [(player, table) for player, table in fixed if player in present_ids]
+    fixed_rows = [
+        (player, table, player in staying) for player, table in fixed if player in present_ids
+    ]
     return {
         "tables": len(present) // 4,
         "kept_apart_words": kept_apart_words,
         "fixed_words": fixed_words,
         "keep_apart_rows": keep_apart_rows + [("", "")] * KEEP_APART_ROWS,
-        "fixed_table_rows": fixed_rows + [("", "")] * FIXED_TABLE_ROWS,
+        "fixed_table_rows": fixed_rows + [("", "", False)] * FIXED_TABLE_ROWS,
     }
 
 
@@ -207,39 +206,143 @@ def night_tables(request, pk: int):
     return response
 
 
+def _check_in_context(night) -> dict:
+    """The night desk's check-in list, its count and its "Undo" (see ``_check_in.html``)."""
+    rows = services.night_check_in_rows(night=night)
+    return {
+        "night": night,
+        "check_in_rows": rows,
+        "here": sum(row.state == "here" for row in rows),
+        "waiting": sum(row.state == "out" for row in rows),
+        "last_change": services.night_last_change(night=night),
+        "is_finished": night.status == night.Status.FINISHED,
+    }
+
+
+def _check_in_answer(request, night, action, done, *, player=None, already=None):
+    """Call one check-in service and answer the way the form was sent.
+
+    Without JavaScript: the message on the night's page, back at the row's anchor (or the list).
+    From htmx: the changed row (``player``'s) or the whole list, with the count, "Undo" and the
+    message swapped out of band; a refusal answers 200 with the message, so htmx shows it.
+    ``already``: the error a repeated tap meets (a double tap, a retry), answered as a success.
+    """
+    try:
+        result = action()
+    except DomainError as error:
+        if already is not None and already(error):
+            ok, message = True, already(error)
+        else:
+            ok, message = False, error.message
+    else:
+        ok, message = True, done(result) if callable(done) else done
+    if request.headers.get("HX-Request") != "true":
+        (messages.success if ok else messages.error)(request, message)
+        anchor = f"#player-{player.pk}" if player is not None else "#check-in"
+        return HttpResponseRedirect(reverse("night-manage", args=[night.pk]) + anchor, status=303)
+    night.refresh_from_db(fields=["status"])
+    context = {**_check_in_context(night), "message": message, "is_error": not ok}
+    if player is not None:
+        context["row"] = services.night_check_in_row(night=night, player=player)
+    response = render(request, "nights/_check_in_answer.html", context)
+    if ok:  # the desk's plan and "next round" parts refresh themselves (see manage.html)
+        response["HX-Trigger"] = "check-in-changed"
+    return response
+
+
+def _roster_player(night, value) -> Player | None:
+    player_id = form_id(value)
+    if player_id is None:
+        return None
+    return Player.objects.filter(pk=player_id, league_id=night.season.league_id).first()
+
+
 @login_required
 @require_POST
 def night_check_in(request, pk: int):
+    """Check in a roster player (a row's button: a repeated tap is no error) or, by name, a
+    walk-in typed into the search box (a name already checked in, or none, is refused)."""
     night = _organiser_night(request, pk)
-    player = None
-    player_id = form_id(request.POST.get("player"))
-    if player_id is not None:
-        player = Player.objects.filter(pk=player_id).first()
+    player = _roster_player(night, request.POST.get("player"))
+    if "player" in request.POST and player is None:
+        return _check_in_answer(
+            request, night, _refuse("that player is not on this league's roster"), ""
+        )
     name = request.POST.get("name", "")
-    return _run(
+    return _check_in_answer(
         request,
         night,
         lambda: services.night_check_in(night=night, user=request.user, player=player, name=name),
-        "{result} is checked in.",
+        lambda checked: f"{checked} is checked in.",
+        player=player,
+        already=(lambda error: f"{player} is checked in." if error.code == "checked_in" else "")
+        if player is not None
+        else None,
     )
+
+
+def _refuse(message: str):
+    def action():
+        raise DomainError(message)
+
+    return action
 
 
 @login_required
 @require_POST
 def night_check_out(request, pk: int):
     night = _organiser_night(request, pk)
-    attendance = Attendance.objects.filter(
-        night=night, player_id=form_id(request.POST.get("player")) or 0
-    )
-    player = attendance.first().player if attendance.exists() else None
-    if player is None:
-        messages.error(request, "that player is not checked in")
-        return _back(night)
-    return _run(
+    player = _roster_player(night, request.POST.get("player"))
+    attendance = Attendance.objects.filter(night=night, player=player).first() if player else None
+    if attendance is None:
+        return _check_in_answer(request, night, _refuse("that player is not checked in"), "")
+    published = NightPlan.objects.filter(night=night, status=NightPlan.Status.PUBLISHED).exists()
+    return _check_in_answer(
         request,
         night,
         lambda: services.night_check_out(night=night, player=player, user=request.user),
-        f"{player} has left. Repair the plan before the next round.",
+        f"{player} has left." + (" Repair the plan before the next round." if published else ""),
+        player=player,
+        already=lambda _error: (
+            f"{player} has left."
+            if Attendance.objects.filter(pk=attendance.pk, left_at__isnull=False).exists()
+            else ""
+        ),
+    )
+
+
+@login_required
+@require_POST
+def night_check_in_roster(request, pk: int):
+    """ "Check in everyone on the roster": one POST; a second one checks in nobody more."""
+    night = _organiser_night(request, pk)
+
+    def done(players) -> str:
+        if not players:
+            return "Everyone on the roster is already checked in."
+        return f"{len(players)} checked in from the roster."
+
+    return _check_in_answer(
+        request,
+        night,
+        lambda: services.night_check_in_roster(night=night, user=request.user),
+        done,
+    )
+
+
+@login_required
+@require_POST
+def night_undo(request, pk: int):
+    """Undo the check-in change the form names (its trail entry): sent twice, undone once."""
+    night = _organiser_night(request, pk)
+    entry = form_id(request.POST.get("entry"))
+    if entry is None:
+        return _check_in_answer(request, night, _refuse("there is nothing to undo"), "")
+    return _check_in_answer(
+        request,
+        night,
+        lambda: services.night_undo_change(night=night, user=request.user, entry_id=entry),
+        lambda words: f"{words}.",
     )
 
 
@@ -258,6 +361,7 @@ def night_plan(request, pk: int):
             seed=_number(request.POST.get("seed"), 0),
             keep_apart=_keep_apart(request.POST, present),
             fixed_tables=_fixed_tables(request.POST, present),
+            stationary=_stationary(request.POST, present),
         )
 
     return _run(request, night, plan, "Plan generated: read its report, then publish it.")
@@ -330,6 +434,16 @@ def _fixed_tables(data, present: dict[int, Player]) -> dict[int, int]:
             )
         fixed[player.pk] = number
     return fixed
+
+
+def _stationary(data, present: dict[int, Player]) -> list[int]:
+    """The players of the "fixed table" rows ticked "stays put" (same table and seat all night,
+    never sitting out); the rows themselves are checked by ``_fixed_tables``."""
+    staying = []
+    for n, chosen, _table in _form_rows(data, "fixed_table", "player", "table"):
+        if data.get(f"fixed_table-{n}-stationary") and form_id(chosen) in present:
+            staying.append(form_id(chosen))
+    return staying
 
 
 @login_required
