@@ -2,9 +2,12 @@
 bracket with a drawing per pool, the knockout and the pool tables (or the Swiss rounds and
 standings), and the schedule night by night, score-card links for the organiser only."""
 
+import re
+
 import pytest
 from django.test import Client
 
+from league.models import Night
 from scoring.models import Game
 from tests.api.test_brackets import make_teams, match_game
 from tests.api.test_brackets_formats import POOL_RESULTS, finish_by, schedule_rows
@@ -95,28 +98,35 @@ def test_the_organiser_schedules_a_team_season_and_the_public_sees_it(
 ):
     make_teams(season, 4)
     assert client.get(f"/seasons/{season.pk}/schedule/").status_code == 404
+    empty = organiser_client.get(f"/manage/seasons/{season.pk}/schedule/").content.decode()
+    assert f'<a href="/manage/seasons/{season.pk}/nights/#series">Plan the nights</a>' in empty
+    nights = [
+        Night.objects.create(season=season, date=date)
+        for date in ("2026-01-06", "2026-01-13", "2026-01-20", "2026-01-27")
+    ]
     form = organiser_client.get(f"/manage/seasons/{season.pk}/schedule/")
     assert form.status_code == 200
-    assert 'name="nights"' in form.content.decode()
+    offered = re.findall(r'name="night" value="(\d+)" checked', form.content.decode())
+    assert offered == [str(night.pk) for night in nights]  # every planned night, chosen
 
     before = schedule_rows()
     refused = organiser_client.post(
-        f"/manage/seasons/{season.pk}/schedule/",
-        {"nights": "2026-01-06\n6 Jan", "cycles": "1", "rounds_per_night": "2"},
+        f"/manage/seasons/{season.pk}/schedule/", {"cycles": "1", "rounds_per_night": "2"}
     )
     assert refused.status_code == 400
-    assert (
-        "&#x27;6&#x27; is not a date: write each night as YYYY-MM-DD." in refused.content.decode()
-    )
+    assert "Choose the nights to play on." in refused.content.decode()
     assert schedule_rows() == before
 
     response = organiser_client.post(
         f"/manage/seasons/{season.pk}/schedule/",
-        {"nights": "2026-01-06\n2026-01-13, 2026-01-20", "cycles": "2", "rounds_per_night": "2"},
+        {"night": [night.pk for night in nights[:3]], "cycles": "2", "rounds_per_night": "2"},
     )
     assert response.status_code == 302
     assert response["Location"] == f"/manage/seasons/{season.pk}/schedule/"
-    assert schedule_rows() == (1, 3, 12)
+    assert schedule_rows() == (1, 4, 12)  # the fourth night stays planned, without games
+    assert {game.night_id for game in Game.objects.filter(season=season)} == {
+        night.pk for night in nights[:3]
+    }
     html = organiser_client.get(f"/manage/seasons/{season.pk}/schedule/").content.decode()
     assert "Every team meets every other twice: 12 games over 3 nights." in html
     assert html.count(">score card</a>") == 12
@@ -141,10 +151,11 @@ def test_rounds_a_night_no_column_holds_are_refused(organiser_client, season, ro
     """Beyond the schedule's small-integer column (an error of the database), a digit ``int``
     refuses: each explained on the form, nothing written."""
     make_teams(season, 4)
+    night = Night.objects.create(season=season, date="2026-01-06")
     before = schedule_rows()
     response = organiser_client.post(
         f"/manage/seasons/{season.pk}/schedule/",
-        {"nights": "2026-01-06", "cycles": "1", "rounds_per_night": rounds},
+        {"night": night.pk, "cycles": "1", "rounds_per_night": rounds},
     )
     assert response.status_code == 400
     assert message in response.content.decode()
@@ -163,12 +174,13 @@ def test_a_team_nights_desk_points_to_the_schedule_not_to_a_rotation(organiser_c
 
 def test_only_the_leagues_organisers_schedule_its_season(season):
     make_teams(season, 4)
+    night = Night.objects.create(season=season, date="2026-01-06")
     stranger = Client()
     stranger.force_login(LeagueRoleFactory().user)
     before = schedule_rows()
     url = f"/manage/seasons/{season.pk}/schedule/"
     assert stranger.get(url).status_code == 403
-    body = {"nights": "2026-01-06", "cycles": "1", "rounds_per_night": "3"}
+    body = {"night": night.pk, "cycles": "1", "rounds_per_night": "3"}
     assert stranger.post(url, body).status_code == 403
     assert Client().get(url).status_code == 302  # to the login page
     assert schedule_rows() == before

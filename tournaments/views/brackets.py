@@ -21,7 +21,6 @@ The schedule of a team season (``season_schedule_create``) has its organiser scr
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass, field
 
 from django.contrib.auth.decorators import login_required
@@ -35,7 +34,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from league.access import is_league_organiser, season_for_organiser
 from league.errors import AccessDeniedError, DomainError, NotFoundError
 from league.forms import form_id, whole_number
-from league.models import Season
+from league.models import Night, Season
 from tournaments.api.brackets import correction_message
 from tournaments.models import Bracket, BracketMatch
 from tournaments.selectors.brackets import (
@@ -544,19 +543,6 @@ def manage_bracket_correct(request, pk: int) -> HttpResponse:
 # --------------------------------------------------------------------------------------------
 
 
-def _parse_dates(text: str) -> list[datetime.date]:
-    """Dates one a line (or separated by commas or spaces), as YYYY-MM-DD."""
-    dates = []
-    for word in text.replace(",", " ").split():
-        try:
-            dates.append(datetime.date.fromisoformat(word))
-        except ValueError:
-            raise DomainError(
-                f"{word!r} is not a date: write each night as YYYY-MM-DD.", field="nights"
-            ) from None
-    return dates
-
-
 def _schedule_season(pk: int) -> Season:
     season = Season.objects.select_related("league").filter(pk=pk).first()
     if season is None:
@@ -578,16 +564,20 @@ def season_schedule_page(request, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage_season_schedule(request, pk: int) -> HttpResponse:
-    """Build a team season's schedule (dates, once or twice, rounds a night), then see it with
-    every game's score-card link."""
+    """Build a team season's schedule on its planned nights (chosen among them, all by default;
+    once or twice, rounds a night), then see it with every game's score-card link."""
     season = _schedule_season(pk)
     if not is_league_organiser(user=request.user, league_id=season.league_id):
         raise PermissionDenied("only an organiser of this league may schedule its season")
+    nights = list(season.nights.not_archived().filter(status=Night.Status.PLANNED))
+    chosen = {form_id(value) for value in request.POST.getlist("night")}
     context = {
         "season": season,
         "values": request.POST,
         "team_count": season.teams.filter(is_withdrawn=False).count(),
         "links": True,
+        "nights": [(night, request.method != "POST" or night.pk in chosen) for night in nights],
+        "rounds_default": season.usual_rounds or "",
     }
     if request.method == "POST":
         try:
@@ -596,9 +586,12 @@ def manage_season_schedule(request, pk: int) -> HttpResponse:
                 raise DomainError(
                     "Rounds a night must be a whole number.", field="rounds_per_night"
                 )
+            dates = [night.date for night in nights if night.pk in chosen]
+            if not dates:
+                raise DomainError("Choose the nights to play on.", field="nights")
             season_schedule_create(
                 season=season,
-                nights=_parse_dates(request.POST.get("nights", "")),
+                nights=dates,
                 cycles=2 if request.POST.get("cycles") == "2" else 1,
                 rounds_per_night=rounds,
                 user=request.user,
