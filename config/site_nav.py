@@ -18,9 +18,9 @@ from tournaments.selectors import nav as selectors_nav
 
 register = template.Library()
 
-# Pages that show no navigation: the captain's card (one game, on a phone), the projector and the
-# printables (a wall, paper).
-BARE = ("captain:", "public-projector", "night-print-", "night-tents")
+# Pages that show no navigation: the captain's card (one game, on a phone) and the table card that
+# leads to it, the projector and the printables (a wall, paper).
+BARE = ("captain:", "public-projector", "night-print-", "night-tents", "table-card")
 
 # The workspace's league and season pages carry the same links as tiles of their own.
 OWN_TILES = ("manage:league", "manage:season")

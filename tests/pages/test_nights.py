@@ -9,7 +9,7 @@ from league.models import Attendance, Night, Player
 from scoring.models import Game
 from tests.factories import LeagueRoleFactory, PlayerFactory
 from tests.pages.night_desk import flashes, post
-from tournaments.models import NightPlan, Seat
+from tournaments.models import NightPlan, Seat, TableCard
 
 pytestmark = pytest.mark.django_db
 
@@ -170,17 +170,17 @@ def test_printables(client, organiser_client, night, roster):
     assert cards.count('<section class="score-card">') == 8
     assert '<th scope="col">Loners</th>' in cards
 
-    not_started = organiser_client.get(
-        f"/manage/nights/{night.pk}/rounds/1/tents/"
-    ).content.decode()
-    assert "Start the round to get this table's score-card QR code." in not_started
+    # One tent per table for the whole night, with the table card's QR code (printed once, the
+    # same before and after the round starts; the old per-round address prints the same).
+    before = organiser_client.get(f"/manage/nights/{night.pk}/tents/").content.decode()
+    assert before.count('<section class="tent">') == 2
+    assert len(re.findall(r"<svg[^>]*>", before)) == 2
+    for card in TableCard.objects.filter(night=night):
+        assert f"http://testserver/tables/{card.token}/" in before
     post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
     tents = organiser_client.get(f"/manage/nights/{night.pk}/rounds/1/tents/").content.decode()
-    assert tents.count('<section class="tent">') == 2
-    assert len(re.findall(r"<svg[^>]*>", tents)) == 2
-    for game in Game.objects.all():
-        assert f"http://testserver/t/{game.captain_token}/" in tents
-    assert client.get(f"/manage/nights/{night.pk}/rounds/1/tents/").status_code == 302
+    assert tents == before
+    assert client.get(f"/manage/nights/{night.pk}/tents/").status_code == 302
 
 
 def test_only_the_leagues_organisers_run_the_desk(client, night, roster):

@@ -4,6 +4,7 @@ and the printables under ``/nights/`` (see ``tournaments.views.nights``)."""
 from django.urls import path
 
 from tournaments.views import nights as views
+from tournaments.views import tables
 
 urlpatterns = [
     path("manage/nights/<int:pk>/", views.night_manage, name="night-manage"),
@@ -28,14 +29,16 @@ urlpatterns = [
         views.round_finish,
         name="night-round-finish",
     ),
+    path("manage/nights/<int:pk>/tents/", views.print_tents, name="night-tents"),
     path(
         "manage/nights/<int:pk>/rounds/<int:number>/tents/",
         views.print_tents,
-        name="night-tents",
+        name="night-tents-of-round",
     ),
     path("manage/nights/<int:pk>/repair/", views.night_repair, name="night-repair"),
     path("manage/nights/<int:pk>/finish/", views.night_finish, name="night-finish"),
     path("nights/<int:pk>/", views.night_public, name="night-public"),
+    path("tables/<str:token>/", tables.table_card, name="table-card"),
     path("nights/<int:pk>/print/chart/", views.print_chart, name="night-print-chart"),
     path("nights/<int:pk>/print/cards/", views.print_cards, name="night-print-cards"),
 ]

@@ -5,8 +5,9 @@
   publish, start each round (captain links and QR codes), see which tables still play, repair.
 - ``/nights/<id>/``: the players' page: who sits where in each round, "find my seat" by name.
 - ``/nights/<id>/print/chart/`` and ``/print/cards/``: the chart with names and a personal score
-  card per player; ``/manage/nights/<id>/rounds/<n>/tents/``: table tents with the captain QR
-  code (organisers only: the code is the table's scoring secret). ``?paper=letter`` or ``a4``.
+  card per player, each with a QR code to that player's seats; ``/manage/nights/<id>/tents/``: one
+  table tent per table for the whole night, with the table card's QR code (organisers only: the
+  code is the table's scoring secret). ``?paper=letter`` or ``a4``.
 
 Views parse the request, call one service from ``tournaments.services.nights`` and render; a
 refused action comes back as a message on the night's page. Forms work without JavaScript; htmx
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import io
 import re
+from urllib.parse import urlencode
 
 import segno
 from django.contrib import messages
@@ -38,7 +40,9 @@ from scoring.models import Game
 from scoring.selectors import night_race_stakes
 from tournaments.domain.rotation import full_cycle_length
 from tournaments.models import NightPlan, PlannedRound
+from tournaments.selectors.night_rounds import night_default_rounds
 from tournaments.services import nights as services
+from tournaments.services import tables as table_services
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 
@@ -149,6 +153,7 @@ def night_manage(request, pk: int):
         "charts": charts,
         "present": present,
         "full_cycle": full_cycle_length(len(present)) if len(present) >= 4 else 0,
+        "default_rounds": night_default_rounds(night=night, player_count=len(present)),
         "game_length": services.night_game_length(night=night),
         "needs_repair": needs_repair,
         "roster_changed": bool(
@@ -176,9 +181,7 @@ def _constraints_context(plan: NightPlan | None, present: list[Player]) -> dict:
         (names.get(first, "?"), names.get(second, "?")) for first, second in keep_apart
     ]
     staying = set(plan.stationary) if plan else set()
-    fixed_words = [
-        (names.get(player, "?"), table, player in staying) for player, table in fixed
-    ]
+    fixed_words = [(names.get(player, "?"), table, player in staying) for player, table in fixed]
     keep_apart_rows = [pair for pair in keep_apart if all(player in present_ids for player in pair)]
     fixed_rows = [
         (player, table, player in staying) for player, table in fixed if player in present_ids
@@ -602,13 +605,18 @@ def print_cards(request, pk: int):
     """Every player's score card: a published plan (a draft only for its organisers)."""
     night = _public_night(pk)
     charts = services.night_chart(night=night, include_draft=_organises(request, night))
-    cards = [
-        {
-            "player": player,
-            "rounds": services.player_schedule(night=night, player=player, charts=charts),
-        }
-        for player in services.night_players(night=night)
-    ]
+    seats = reverse("night-public", args=[night.pk])
+    cards = []
+    for player in services.night_players(night=night):
+        link = request.build_absolute_uri(f"{seats}?{urlencode({'name': player.name})}")
+        cards.append(
+            {
+                "player": player,
+                "rounds": services.player_schedule(night=night, player=player, charts=charts),
+                "link": link,
+                "qr": _qr_svg(link, title=f"{player.name}'s seats tonight", scale=3),
+            }
+        )
     return render(
         request,
         "nights/print_cards.html",
@@ -621,38 +629,30 @@ def print_cards(request, pk: int):
     )
 
 
-def _qr_svg(link: str) -> str:
+def _qr_svg(link: str, title: str = "Score-card link", scale: int = 6) -> str:
     buffer = io.BytesIO()
     segno.make(link, error="m").save(
-        buffer, kind="svg", scale=6, border=2, xmldecl=False, svgns=True, title="Score-card link"
+        buffer, kind="svg", scale=scale, border=2, xmldecl=False, svgns=True, title=title
     )
     return mark_safe(buffer.getvalue().decode())
 
 
 @login_required
 @require_GET
-def print_tents(request, pk: int, number: int):
+def print_tents(request, pk: int, number: int | None = None):
+    """One tent per table for the whole night, each with the table card's QR code: it opens
+    whatever the table plays now, so the tents are printed once. (``number``: the old per-round
+    address, which prints the same.)"""
     night = _organiser_night(request, pk)
-    charts = services.night_chart(night=night, include_draft=True)
-    chart = next((c for c in charts if c.number == number), None)
-    if chart is None:
-        raise Http404("no such round")
     tents = []
-    for table in chart.tables:
-        link = ""
-        qr = ""
-        if table.game is not None:
-            link = request.build_absolute_uri(
-                reverse("captain:card", args=[table.game.captain_token])
-            )
-            qr = _qr_svg(link)
-        tents.append({"table": table, "link": link, "qr": qr})
+    for card in table_services.night_table_cards(night=night, user=request.user):
+        link = request.build_absolute_uri(reverse("table-card", args=[card.token]))
+        tents.append({"number": card.number, "link": link, "qr": _qr_svg(link)})
     return render(
         request,
         "nights/print_tents.html",
         {
             "night": night,
-            "chart": chart,
             "tents": tents,
             "paper": _paper(request),
             "game_length": services.night_game_length(night=night),

@@ -1,0 +1,160 @@
+"""One card per table for the whole night: ``/tables/<token>/`` opens whatever the table plays
+now (round 1's game, then round 2's, after a repair or a re-plan the games as re-planned), says
+"waiting for the next round" in between; tents print one per table, once; per-player score cards
+carry a QR code to that player's seats; per-game links keep working."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from league.models import Player
+from scoring.models import Game
+from tests.factories import PlayerFactory
+from tests.pages.night_desk import flashes, post
+from tournaments.models import Seat, TableCard
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ann", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+
+
+@pytest.fixture
+def roster(league):
+    return [PlayerFactory(league=league, name=name) for name in NAMES]
+
+
+def publish(organiser_client, night, players, rounds):
+    for player in players:
+        post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"player": player.pk})
+    post(organiser_client, f"/manage/nights/{night.pk}/plan/", {"rounds": rounds})
+    assert flashes(post(organiser_client, f"/manage/nights/{night.pk}/publish/")) == [
+        "Published: players can see where they sit."
+    ]
+
+
+def tents(organiser_client, night) -> dict[int, str]:
+    """Table number → the table card's path, read off the printed tents."""
+    html = organiser_client.get(f"/manage/nights/{night.pk}/tents/").content.decode()
+    found = re.findall(r'<p class="big">Table (\d+)</p>.*?/tables/([A-Za-z0-9_-]+)/', html, re.S)
+    return {int(number): f"/tables/{token}/" for number, token in found}
+
+
+def opens(path: str) -> str:
+    """Where a phone that scans the card lands (no account, no cookie)."""
+    response = Client().get(path)
+    if response.status_code == 302:
+        return response["Location"]
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def game_at(night, round_number, table) -> Game:
+    return Game.objects.get(night=night, round_number=round_number, table_number=table)
+
+
+def seated(game) -> list[int]:
+    return list(game.seat_player_ids)
+
+
+def finish_round(night, number):
+    captain = Client()
+    for game in Game.objects.filter(night=night, round_number=number):
+        for hand in range(1, 6):
+            response = captain.post(
+                f"/api/v1/games/{game.pk}/hands/",
+                {"makers": "A", "tricks_won": 5, "number": hand},
+                HTTP_X_CAPTAIN_TOKEN=game.captain_token,
+                content_type="application/json",
+            )
+            assert response.status_code == 201, response.content
+
+
+def test_the_table_link_follows_the_rounds_a_repair_and_a_re_plan(organiser_client, night, roster):
+    publish(organiser_client, night, roster[:8], 4)
+    cards = tents(organiser_client, night)
+    assert sorted(cards) == [1, 2]  # printed once, before round 1, one tent per table
+    assert TableCard.objects.filter(night=night).count() == 2
+    assert "Waiting for the next round" in opens(cards[1])
+
+    post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
+    round_one = game_at(night, 1, 1)
+    assert opens(cards[1]) == f"/t/{round_one.captain_token}/"
+    assert opens(cards[2]) == f"/t/{game_at(night, 1, 2).captain_token}/"
+
+    # A player leaves during round 1 and the plan is repaired; a latecomer arrives, re-plan.
+    leaver = Player.objects.get(pk=game_at(night, 1, 2).seat_player_ids[0])
+    left = post(organiser_client, f"/manage/nights/{night.pk}/check-out/", {"player": leaver.pk})
+    assert flashes(left) == [f"{leaver.name} has left. Repair the plan before the next round."]
+    post(organiser_client, f"/manage/nights/{night.pk}/repair/")
+    post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"name": "Ivy"})
+    post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"name": "Jo Late"})
+    replanned = post(organiser_client, f"/manage/nights/{night.pk}/repair/")
+    assert flashes(replanned) == [
+        "Re-planned the rounds not started; rounds already played are unchanged."
+    ]
+    # the same card still opens round 1's game while it is being played
+    assert opens(cards[1]) == f"/t/{round_one.captain_token}/"
+
+    finish_round(night, 1)
+    waiting = opens(cards[1])
+    assert "Waiting for the next round" in waiting
+    planned = list(
+        Seat.objects.filter(round__plan__night=night, round__number=2, table_number=1)
+        .order_by("seat")
+        .values_list("player__name", flat=True)
+    )
+    assert f"{planned[0]} &amp; {planned[2]}" in waiting  # who sits here next, as re-planned
+
+    post(organiser_client, f"/manage/nights/{night.pk}/rounds/2/start/")
+    for table in (1, 2):
+        game = game_at(night, 2, table)
+        assert opens(cards[table]) == f"/t/{game.captain_token}/"
+        planned_ids = list(
+            Seat.objects.filter(round__plan__night=night, round__number=2, table_number=table)
+            .order_by("seat")
+            .values_list("player_id", flat=True)
+        )
+        assert seated(game) == planned_ids
+    names = {
+        name
+        for table in (1, 2)
+        for name in Player.objects.filter(pk__in=seated(game_at(night, 2, table))).values_list(
+            "name", flat=True
+        )
+    }
+    assert leaver.name not in names
+    assert "Jo Late" in names or Seat.objects.get(round__number=2, player__name="Jo Late").is_bye
+    # the per-game link of round 1 keeps working
+    assert Client().get(f"/t/{round_one.captain_token}/").status_code == 200
+    # tents printed again are the same tents
+    assert tents(organiser_client, night) == cards
+
+
+def test_the_waiting_page_moves_on_by_itself_with_htmx(organiser_client, night, roster):
+    publish(organiser_client, night, roster[:4], 2)
+    card = tents(organiser_client, night)[1]
+    page = Client().get(card)
+    html = page.content.decode()
+    assert 'hx-trigger="every 15s"' in html and page["Cache-Control"].startswith("max-age=0")
+    post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
+    polled = Client().get(card, HTTP_HX_REQUEST="true")
+    assert polled["HX-Redirect"] == f"/t/{game_at(night, 1, 1).captain_token}/"
+
+
+def test_an_unknown_table_link_is_not_found(client):
+    assert client.get("/tables/not-a-real-token/").status_code == 404
+
+
+def test_tents_are_the_organisers_and_cards_carry_each_players_seats(
+    organiser_client, client, night, roster
+):
+    publish(organiser_client, night, roster[:5], 2)
+    assert client.get(f"/manage/nights/{night.pk}/tents/").status_code == 302  # log in first
+    assert not TableCard.objects.exists()
+    cards = organiser_client.get(f"/nights/{night.pk}/print/cards/").content.decode()
+    for player in roster[:5]:
+        assert f'data-link="http://testserver/nights/{night.pk}/?name={player.name}"' in cards
+    assert cards.count("<svg") == 5
+    found = client.get(f"/nights/{night.pk}/?name=Ann").content.decode()
+    assert "data-next" in found
