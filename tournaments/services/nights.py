@@ -471,6 +471,9 @@ def _plan_night(
             "at_bound_without": free["at_bound"],
             "costs": {name: report[name] - free[name] for name in STATIONARY_COST_FIELDS},
         }
+        report["stationary"]["costs_anything"] = any(
+            count > 0 for count in report["stationary"]["costs"].values()
+        ) or (free["at_bound"] and not report["at_bound"])
     return planned.rotation, report
 
 
