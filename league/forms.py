@@ -130,6 +130,12 @@ class SeasonForm(forms.Form):
         help_text="The rounds a night's plan starts from; empty: the last night's, or a few "
         "that fit an evening.",
     )
+    balance_partner_strength = forms.BooleanField(
+        required=False,
+        label="Balance partners by strength (partners rotate)",
+        help_text="Among rotations equally good, choose the one that makes each player's average "
+        "partner rating most even.",
+    )
     customise = forms.BooleanField(
         required=False, label="Change some of the preset's options (below)"
     )

@@ -77,6 +77,7 @@ def season_create(
     starts_on=None,
     ends_on=None,
     usual_rounds: int | None = None,
+    balance_partner_strength: bool = False,
     user=None,
 ) -> Season:
     if format not in Season.Format.values:
@@ -98,6 +99,7 @@ def season_create(
             starts_on=starts_on,
             ends_on=ends_on,
             usual_rounds=usual_rounds,
+            balance_partner_strength=balance_partner_strength,
         )
 
 

@@ -99,6 +99,7 @@ class SeasonSerializer(serializers.ModelSerializer):
             "rulebook",
             "starts_on",
             "ends_on",
+            "balance_partner_strength",
             "results_version",
             "created_at",
         ]
@@ -115,6 +116,12 @@ class SeasonInputSerializer(serializers.Serializer):
     preset = serializers.SlugField(required=False, allow_blank=True, default="")
     starts_on = serializers.DateField(required=False, allow_null=True, default=None)
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
+    balance_partner_strength = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Individual seasons: among rotations equally good, the one that makes each "
+        "player's average partner rating most even.",
+    )
 
 
 class SeasonRulesInputSerializer(serializers.Serializer):

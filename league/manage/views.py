@@ -297,6 +297,7 @@ def _season_create(request, league, values, options_form, customise):
             starts_on=values["starts_on"],
             ends_on=values["ends_on"],
             usual_rounds=values["usual_rounds"],
+            balance_partner_strength=values["balance_partner_strength"],
             user=request.user,
         )
 

@@ -68,6 +68,14 @@ class PlanInputSerializer(serializers.Serializer):
         default=dict,
         help_text="Player id → the table number they always play at (accessibility).",
     )
+    stationary = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        default=list,
+        max_length=64,
+        help_text="Player ids, each in fixed_tables (one a table), who keep their table and seat "
+        "all night and never sit out; the report's ``stationary`` says what it costs.",
+    )
 
 
 class RepairInputSerializer(serializers.Serializer):
@@ -116,7 +124,12 @@ class PlanSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.IntegerField())
     )
     fixed_tables = serializers.DictField(child=serializers.IntegerField())
-    report = serializers.DictField(help_text="The quality report; ``summary`` says it in words.")
+    stationary = serializers.ListField(child=serializers.IntegerField())
+    report = serializers.DictField(
+        help_text="The quality report; ``summary`` says it in words; ``season`` holds the "
+        "season's figures (earlier nights plus this plan) and ``stationary`` the cost of "
+        "keeping players in place."
+    )
     schedule = RoundSerializer(many=True)
 
 
@@ -167,6 +180,7 @@ def night_detail_data(night: Night, *, include_draft: bool = False) -> dict:
             "seed": plan.seed,
             "keep_apart": plan.keep_apart,
             "fixed_tables": plan.fixed_tables,
+            "stationary": plan.stationary,
             "report": plan.report,
             "schedule": [
                 {
