@@ -295,7 +295,8 @@ class StandingSnapshot(models.Model):
     ``results_version`` is the season's counter the snapshot was computed from: when it is behind
     the season's, a recompute is due (and the sweep finds it even if the message asking for one
     was lost). ``race`` is written by the race job after the snapshot; ``race_version`` behind
-    ``results_version`` means the race is due.
+    ``results_version``, or ``race_games`` other than the digest of the season's games still to
+    play (a game added, moved or removed), means the race is due.
     """
 
     season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="snapshot")
@@ -312,6 +313,13 @@ class StandingSnapshot(models.Model):
     )
     race_version = models.PositiveBigIntegerField(
         null=True, blank=True, help_text="The results_version the race was computed from."
+    )
+    race_games = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        help_text="A digest of the season's games still to play and nights the race was "
+        "computed from (scoring.race_games): when the season's differ, the race is due.",
     )
     basis = models.JSONField(
         default=dict,

@@ -5,8 +5,11 @@ the race engine (:mod:`scoring.domain.race`) and store the race with the snapsho
   (proven over every outcome, never guessed), its chances from seeded simulated seasons, the
   fewest wins that clinch and a sentence of what it needs. Stored as ``StandingSnapshot.race``.
 - *race version*: the snapshot's ``results_version`` the race was computed from
-  (``StandingSnapshot.race_version``); a race with the snapshot's version is current and is not
-  computed again (idempotent).
+  (``StandingSnapshot.race_version``), and the *games digest* of the games still to play and the
+  nights it was computed from (``StandingSnapshot.race_games``, :mod:`scoring.race_games`); a race
+  with the snapshot's version and the season's digest is current and is not computed again
+  (idempotent). Adding, moving or removing a season game changes the digest, so the race is
+  worked out again though no result changed.
 - *stakes* (leverage): for a coming game, how many playoff places its result moves, estimated
   from the same simulated seasons; the organiser's night page orders a night's games by it.
 - *win chance* of a game: openskill's ``predict_win`` for the two pairs of players seated at it,
@@ -50,6 +53,7 @@ from scoring.domain.projection import (
 )
 from scoring.domain.race import DEFAULT_RUNS, RaceEntrant, RaceInput, race_need, race_report
 from scoring.models import Game, StandingSnapshot
+from scoring.race_games import games_digest
 from scoring.standings import race_pending_key, season_rules
 
 STAKES_GAMES = 60
@@ -132,8 +136,9 @@ def season_race_compute(
     its snapshot and store it there.
 
     Returns the stored race, or ``None`` when there is no snapshot yet or the race is already
-    current (unless ``force``). ``runs``: simulated seasons (by default 10,000 for a race and
-    2,000 for projected ranks). ``progress`` is called with one line saying what was done.
+    current (for the snapshot's results and the season's games still to play; unless
+    ``force``). ``runs``: simulated seasons (by default 10,000 for a race and 2,000 for
+    projected ranks). ``progress`` is called with one line saying what was done.
     A race computed from an older snapshot never overwrites a newer one.
     """
     cache.delete(race_pending_key(season_id))  # changes from now on ask for another run
@@ -144,6 +149,7 @@ def season_race_compute(
             "pk",
             "results_version",
             "race_version",
+            "race_games",
             "standings",
             "ratings",
             "season__format",
@@ -157,14 +163,17 @@ def season_race_compute(
     if snapshot is None:
         return None
     version = snapshot.results_version
-    if snapshot.race_version == version and not force:
+    # Read before the games the race reads: a game added meanwhile leaves the stored digest
+    # behind the season's, so the race is only ever redone, never wrongly taken as current.
+    digest = games_digest(season_id)
+    if snapshot.race_version == version and snapshot.race_games == digest and not force:
         return None
     started = time.perf_counter()
     race, summary = _race_of(snapshot, runs)
     seconds = time.perf_counter() - started
     race["duration_ms"] = int(seconds * 1000)
     StandingSnapshot.objects.filter(pk=snapshot.pk, results_version=version).update(
-        race=race, race_version=version
+        race=race, race_version=version, race_games=digest
     )
     if progress is not None:
         if race["status"] != "ok":

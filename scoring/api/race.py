@@ -16,6 +16,7 @@ from league.errors import NotFoundError
 from league.models import Season
 from scoring import selectors
 from scoring.models import StandingSnapshot
+from scoring.race_games import games_digest
 
 
 class RaceLineSerializer(serializers.Serializer):
@@ -95,7 +96,8 @@ class SeasonRaceSerializer(serializers.Serializer):
     )
     reason = serializers.CharField(allow_blank=True)
     is_current = serializers.BooleanField(
-        help_text="False while the season has results newer than the race."
+        help_text="False while the season has results newer than the race, or games still to "
+        "play other than those the race was computed from (a game added, moved or removed)."
     )
     race_version = serializers.IntegerField(allow_null=True)
     computed_at = serializers.DateTimeField(allow_null=True)
@@ -152,15 +154,20 @@ class SeasonRaceView(APIView):
         if season is None:
             raise NotFoundError("no such season")
         snapshot = (
-            StandingSnapshot.objects.filter(season=season).only("race", "race_version").first()
+            StandingSnapshot.objects.filter(season=season)
+            .only("race", "race_version", "race_games")
+            .first()
         )
         race = dict(snapshot.race) if snapshot is not None and snapshot.race else {}
         race_version = snapshot.race_version if race else None
+        is_current = selectors.results_are_current(
+            season_id=season.pk, version=race_version
+        ) and snapshot.race_games == games_digest(season.pk)
         data = {
             "season": season.pk,
             "status": race.get("status", "pending"),
             "reason": race.get("reason", ""),
-            "is_current": selectors.results_are_current(season_id=season.pk, version=race_version),
+            "is_current": is_current,
             "race_version": race_version,
             "computed_at": race.get("computed_at"),
         }

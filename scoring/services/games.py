@@ -20,12 +20,18 @@ from scoring.services.game_state import (
     results_changed,
 )
 from scoring.services.hands import hand_correct
+from scoring.standings import race_compute_soon
 
 
 def game_create(**details) -> Game:
-    """A new game at a table, stored (:func:`game_new` says what ``details`` are)."""
+    """A new game at a table, stored (:func:`game_new` says what ``details`` are). A game that
+    counts for the standings is one more game still to play: after commit, the season's playoff
+    race is asked for again (coalesced; ``scoring.race_games`` says how it knows it is due)."""
     game = game_new(**details)
     game.save(force_insert=True)
+    if game.counts_for_standings:
+        season_id = game.season_id
+        transaction.on_commit(lambda: race_compute_soon(season_id), robust=True)
     return game
 
 

@@ -38,6 +38,7 @@ from scoring import jobs
 from scoring.domain.season_totals import stats_line_digest
 from scoring.domain.standings import SeasonRules
 from scoring.models import ResultChange, StandingLine, StandingSnapshot
+from scoring.race_games import games_digests
 from scoring.standings.values import Computed, snapshot_values
 
 PENDING_SECONDS = 30
@@ -312,13 +313,17 @@ def stale_season_ids() -> list[int]:
 
 
 def stale_race_season_ids() -> list[int]:
-    """Seasons whose snapshot is newer than its playoff race (or has no race yet)."""
-
-    return list(
-        StandingSnapshot.objects.filter(
-            Q(race_version__isnull=True) | Q(race_version__lt=F("results_version"))
-        ).values_list("season_id", flat=True)
+    """Seasons whose snapshot is newer than its playoff race (or has no race yet), or whose
+    games still to play are not those the race was computed from (a game added, moved or
+    removed: the games digest of :mod:`scoring.race_games` differs)."""
+    behind = Q(race_version__isnull=True) | Q(race_version__lt=F("results_version"))
+    stale = set(StandingSnapshot.objects.filter(behind).values_list("season_id", flat=True))
+    computed = dict(StandingSnapshot.objects.exclude(behind).values_list("season_id", "race_games"))
+    current = games_digests(computed)
+    stale.update(
+        season_id for season_id, digest in computed.items() if current[season_id] != digest
     )
+    return sorted(stale)
 
 
 def season_set_standing_rules(*, season: Season, rules: dict[str, Any], user=None) -> Season:
