@@ -14,6 +14,7 @@ from django import template
 from django.urls import reverse
 
 from league.models import League, Season
+from tournaments.selectors import checklist as selectors_checklist
 from tournaments.selectors import nav as selectors_nav
 
 register = template.Library()
@@ -229,3 +230,9 @@ def public_links(season: Season) -> list[Link]:
 @register.simple_tag
 def workspace_links(season: Season) -> list[Link]:
     return manage_season_links(season)
+
+
+@register.simple_tag
+def season_checklist(season: Season) -> list:
+    """The season's set-up steps for its dashboard (``tournaments.selectors.checklist``)."""
+    return selectors_checklist.season_checklist(season=season)

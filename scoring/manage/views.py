@@ -114,6 +114,7 @@ def season_dashboard(request, pk: int):
         "season": season,
         "league": season.league,
         "sections": [(title, _game_lines(query), kind) for title, query, kind in sections],
+        "has_games": games.exists(),
     }
     template = "manage/_season_games.html" if request.htmx else "manage/season.html"
     response = render(request, template, context)
