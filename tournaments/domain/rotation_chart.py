@@ -162,3 +162,39 @@ def relabel(rounds: Sequence[Round], names: Sequence[int]) -> tuple[Round, ...]:
         )
         for round_ in rounds
     )
+
+
+EVENING_ROUNDS = 5
+"""The most rounds a night's plan starts from when nothing else says: about what fits an evening
+(a game to 10 takes 20–30 minutes), however many rounds the full cycle would hold."""
+
+FEWEST_DEFAULT_ROUNDS = 3
+"""A night's plan starts from at least this many rounds (the full cycle of 4 players is 3)."""
+
+
+@dataclass(frozen=True)
+class DefaultRounds:
+    """How many rounds a night's plan starts from, and why, in words for the organiser."""
+
+    rounds: int
+    reason: str
+
+
+def default_rounds(
+    player_count: int, *, usual: int | None = None, last: int | None = None
+) -> DefaultRounds:
+    """The rounds a night's plan starts from: the season's ``usual`` rounds, else the ``last``
+    night's, else the social-golfer bound (rounds in which nobody need meet anyone twice) held
+    between :data:`FEWEST_DEFAULT_ROUNDS` and :data:`EVENING_ROUNDS`; never more than the full
+    cycle, which is the most a plan may hold (11 rounds for 12 players: an impossible night)."""
+    cycle = full_cycle_length(player_count) if player_count >= 4 else 0
+    if usual:
+        rounds, reason = usual, "the season's usual rounds a night"
+    elif last:
+        rounds, reason = last, "as many as the last night"
+    else:
+        bound = max(FEWEST_DEFAULT_ROUNDS, social_golfer_bound(player_count))
+        rounds, reason = min(EVENING_ROUNDS, bound), "what fits an evening"
+    if cycle and rounds > cycle:
+        rounds, reason = cycle, f"the full cycle of {player_count} players"
+    return DefaultRounds(max(1, rounds), reason)
