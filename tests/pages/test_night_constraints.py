@@ -73,6 +73,8 @@ class _PlanForm(HTMLParser):
         if tag == "details" and "constraints" in (attrs.get("class") or "").split():
             self.constraints_open = "open" in attrs
         elif tag == "input" and attrs.get("name") and attrs.get("type") != "hidden":
+            if attrs.get("type") == "checkbox" and "checked" not in attrs:
+                return  # a browser sends a box only when it is ticked
             self.data[attrs["name"]] = attrs.get("value") or ""
         elif tag == "select":
             self.select, self.first_option = attrs["name"], None
