@@ -29,6 +29,7 @@ OWN_TILES = ("manage:league", "manage:season")
 PUBLIC_LABELS = {
     "public-season": "Standings",
     "brackets:schedule": "Schedule",
+    "season-fairness-public": "Fairness",
 }
 MANAGE_LABELS = {
     "manage:nights": "Nights",
@@ -47,6 +48,7 @@ MANAGE_LABELS = {
     "brackets:manage-correct": "Correct",
     "brackets:manage-schedule": "Schedule",
     "night-manage": "Night desk",
+    "season-fairness-manage": "Fairness",
 }
 
 
@@ -119,6 +121,7 @@ def manage_season_links(season: Season) -> list[Link]:
         Link("Games to settle", dashboard + "#season-games"),
         Link("Exports", dashboard + "#exports"),
         Link("Audit trail", reverse("manage:audit", args=[pk])),
+        Link("Fairness", reverse("season-fairness-manage", args=[pk])),
         Link("Public page", reverse("public-season", args=[season.league.slug, pk])),
     ]
     return links
@@ -158,6 +161,7 @@ def _is_workspace(view: str) -> bool:
         view.startswith("manage:")
         or view.startswith("brackets:manage-")
         or (view.startswith("night-") and view != "night-public")
+        or view == "season-fairness-manage"
     )
 
 

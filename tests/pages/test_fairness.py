@@ -51,6 +51,9 @@ def test_the_organiser_reads_the_report_from_the_season_workspace(organiser_clie
     assert "simulated seasons of this schedule (8 games)" in html
     assert "2,000" in html
     assert 'name="fairness_public"' in html and " checked" not in html
+    # The workspace's navigation: the season's tools, this one marked as the current page.
+    assert 'aria-label="Season tools"' in html
+    assert f'<a href="{manage_url(season)}" aria-current="page">Fairness</a>' in html
 
 
 def test_the_public_report_exists_only_while_the_organiser_shows_it(
@@ -69,6 +72,7 @@ def test_the_public_report_exists_only_while_the_organiser_shows_it(
     assert public.context["report"]["games_played"] == 8
     assert "How fair was Thursdays?" in public.content.decode()
     assert 'name="fairness_public"' not in public.content.decode()  # no switch in public
+    assert 'aria-label="Season pages"' in public.content.decode()  # the public navigation
     page = organiser_client.get(manage_url(season)).content.decode()
     assert " checked>" in page and f'href="{public_url(season)}"' in page
 
