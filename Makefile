@@ -11,7 +11,7 @@ PORT ?= 8000
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: demo test lint bench browser clean
+.PHONY: demo test lint bench browser clean cluster
 
 # uv itself, bootstrapped with pip at the version and hashes uv.lock gives it (it is a dev
 # dependency, so every later sync keeps it at the locked version).
@@ -42,6 +42,11 @@ test: $(BIN)/.installed browser
 
 bench: $(BIN)/.installed
 	scripts/benchmarks
+
+# A league night on a cluster of network namespaces, a web and a worker host killed mid-night
+# (root; README: How to scale out). CLUSTER_ARGS go to the script, e.g. "--captains 32".
+cluster: $(BIN)/.installed
+	scripts/cluster-night $(CLUSTER_ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3* staticfiles
