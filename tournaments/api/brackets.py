@@ -170,6 +170,12 @@ class BracketInputSerializer(serializers.Serializer):
     swiss_rounds = serializers.IntegerField(
         default=0, min_value=0, help_text="Swiss: rounds to play"
     )
+    confirm_unfinished = serializers.BooleanField(
+        default=False,
+        help_text="Seed from the standings although the season is not finished (nights left, "
+        "games being played or not started); without it that is a 409 season_unfinished "
+        "saying what is unfinished.",
+    )
 
 
 class CorrectionInputSerializer(serializers.Serializer):

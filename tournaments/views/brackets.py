@@ -44,6 +44,7 @@ from tournaments.selectors.brackets import (
     bracket_summary,
 )
 from tournaments.selectors.schedules import season_schedule_summary
+from tournaments.selectors.season_progress import season_progress
 from tournaments.services.brackets.corrections import (
     bracket_correct,
     bracket_correction_preview,
@@ -404,6 +405,7 @@ def manage_bracket_new(request) -> HttpResponse:
         "kinds": SUPPORTED_KINDS,
         "teams": list(season.teams.filter(is_withdrawn=False)) if season else [],
         "values": request.POST or request.GET,
+        "progress": season_progress(season=season) if season else None,
     }
     if request.method == "POST":
         try:
@@ -419,7 +421,12 @@ def manage_bracket_new(request) -> HttpResponse:
                 options["teams"] = [team_id for _seed, team_id in seeded]
             else:
                 options["team_count"] = number("team_count", 0)
-            bracket = bracket_create(season=season, user=request.user, **options)
+            bracket = bracket_create(
+                season=season,
+                user=request.user,
+                confirm_unfinished=request.POST.get("confirm_unfinished") == "on",
+                **options,
+            )
         except AccessDeniedError as error:
             raise PermissionDenied(error.message) from error
         except DomainError as error:

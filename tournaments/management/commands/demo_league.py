@@ -148,6 +148,7 @@ class Command(BaseCommand):
             kind=Bracket.Kind.SINGLE,
             name="Fall Cup",
             team_count=len(TEAMS),
+            confirm_unfinished=True,  # its last night is still being played
         )
         bracket_publish(bracket=bracket, user=organiser)
         for game in self._bracket_games(bracket):  # the semi-finals

@@ -19,6 +19,7 @@ from tournaments.domain.brackets import play, structure_as_dict
 from tournaments.domain.swiss import SwissEntry, swiss_pairings
 from tournaments.models import Bracket, BracketEntry, BracketMatch
 from tournaments.selectors.bracket_structure import bracket_structure, structure_from_options
+from tournaments.selectors.season_progress import season_progress
 from tournaments.services.brackets.advance import bracket_reconcile
 from tournaments.services.brackets.loaded import bracket_load
 from tournaments.services.brackets.swiss import swiss_round_matches
@@ -222,9 +223,15 @@ def bracket_create(
     pool_count: int = 0,
     advancing_per_pool: int = 0,
     swiss_rounds: int = 0,
+    confirm_unfinished: bool = False,
 ) -> Bracket:
     """A draft bracket of a team season, seeded from the standings (the top ``team_count``) or by
     hand (``teams`` in seed order). Nothing is played until it is published.
+
+    Seeding from the standings before the season is complete (nights left, games being played or
+    not started: :func:`tournaments.selectors.season_progress.season_progress`) is refused with
+    what is unfinished (409 ``season_unfinished``) unless ``confirm_unfinished`` says the organiser
+    read that and seeds from the standings as they are.
 
     Pools: ``pool_count`` pools, the top ``advancing_per_pool`` of each into a single-elimination
     knockout (with ``third_place`` if asked). Swiss: ``swiss_rounds`` rounds, the first paired
@@ -250,6 +257,13 @@ def bracket_create(
     if teams is not None:
         seeding = seeding_by_hand(season=season, teams=teams)
     else:
+        progress = season_progress(season=season)
+        if not progress.is_complete and not confirm_unfinished:
+            raise ConflictError(
+                f"The season is not finished: {progress.words()}. Seeds from the standings now "
+                "may not be the final ones: confirm to seed from the standings as they are.",
+                code="season_unfinished",
+            )
         seeding = seeding_from_standings(season=season, team_count=team_count)
     structure_from_options(  # size errors
         kind,
