@@ -12,6 +12,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league.models import Season
 from tournaments.selectors import fairness as selectors
 
 
@@ -78,7 +79,7 @@ class FairnessMonteCarloSerializer(serializers.Serializer):
 
 class SeasonFairnessSerializer(serializers.Serializer):
     season = serializers.IntegerField()
-    format = serializers.ChoiceField(choices=["teams", "individual"])
+    format = serializers.ChoiceField(choices=Season.Format.choices)
     is_public = serializers.BooleanField(help_text="Whether the organiser shows it publicly.")
     games_played = serializers.IntegerField()
     most_partnered = serializers.IntegerField(help_text="The most games any pair partnered.")
