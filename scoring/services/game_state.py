@@ -206,10 +206,9 @@ def result_change_record(game: Game) -> None:
     An insert, not an update of the season's row: the tables of one season never queue on a
     shared lock, and the change is pending exactly from the moment it is committed.
 
-    A game that does not count for the standings (a bracket's) changes neither the season's
-    standings nor its playoff race: nothing is logged and nothing recomputed."""
-    if not game.counts_for_standings:
-        return
+    A game that does not count for the standings (a bracket's) is logged too: the season's
+    results version tells its pages (cached on it) that a score moved. Its recompute only moves
+    the snapshot's version on, with no fold and no race (``season_standings_recompute``)."""
     ResultChange.objects.create(season_id=game.season_id, game_id=game.pk)
     season_id = game.season_id
     transaction.on_commit(lambda: enqueue_standings(season_id), robust=True)

@@ -37,8 +37,9 @@ from league.models import Season
 from scoring import jobs
 from scoring.domain.season_totals import stats_line_digest
 from scoring.domain.standings import SeasonRules
-from scoring.models import ResultChange, StandingLine, StandingSnapshot
+from scoring.models import ResultChange, StandingGame, StandingLine, StandingSnapshot
 from scoring.race_games import games_digests
+from scoring.standings.shares import ranked_games
 from scoring.standings.values import Computed, snapshot_values
 
 PENDING_SECONDS = 30
@@ -118,7 +119,9 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     *base*), then the results. When every pending change names its game, the base is at the
     folded counter and was ranked under the same rules, only those games are recounted and
     folded into the base's running totals (see :mod:`scoring.standings.values`); otherwise, or
-    with ``force``, the same fold starts from empty and counts every game.
+    with ``force``, the same fold starts from empty and counts every game. When none of the
+    pending changes' games counts for the standings (a bracket's games), nothing is folded: the
+    snapshot's version (and a current race's) moves on and no race is asked for.
 
     It computes in a transaction that holds no lock anything but another recompute of the season
     waits on (:func:`one_fold_at_a_time`; it replaces the recounted games' stored shares, rows
@@ -146,6 +149,8 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     changed = {game_id for _pk, game_id in pending}
     if force or base is None or base.results_version != folded or None in changed:
         base, changed = None, None  # recount everything
+    elif not _ranks_any(season, changed):
+        return _version_moved_on(season_id, folded, pending, base.results_version)
     started = time.perf_counter()
     with transaction.atomic():
         one_fold_at_a_time(season_id)
@@ -178,6 +183,46 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     # The ratings and night lines load when first read: the caller just wrote them and most
     # callers never look.
     return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
+
+
+def _ranks_any(season: Season, game_ids: set[int]) -> bool:
+    """Whether any of the games counts for the standings, or was counted by the stored snapshot
+    (a share of it is stored)."""
+    ids = sorted(game_ids)
+    for start in range(0, len(ids), 900):  # under SQLite's limit of variables in a query
+        chunk = ids[start : start + 900]
+        if ranked_games(season).filter(pk__in=chunk).exists():
+            return True
+        if StandingGame.objects.filter(season=season, game_id__in=chunk).exists():
+            return True
+    return False
+
+
+def _version_moved_on(
+    season_id: int, folded: int, pending: list[tuple[int, int]], base_version: int
+) -> StandingSnapshot | None:
+    """Changes only of games the standings do not count (a bracket's): nothing of the snapshot
+    changes, so it is not recomputed. Its version (and its race's, if the race was current, since
+    such games are not among the race's games either) moves on to take them in, as a fold would,
+    in one short transaction; no race is asked for."""
+    version = folded + len(pending)
+    with transaction.atomic():
+        locked = (
+            Season.objects.select_for_update(no_key=True).only("results_version").get(pk=season_id)
+        )
+        if locked.results_version != folded:  # another run folded meanwhile: leave it to the next
+            transaction.on_commit(lambda: standings_recompute_soon(season_id))
+            return None
+        pending_ids = [pk for pk, _game_id in pending]
+        for start in range(0, len(pending_ids), 900):  # under SQLite's limit of query variables
+            ResultChange.objects.filter(pk__in=pending_ids[start : start + 900]).delete()
+        Season.objects.filter(pk=season_id).update(results_version=version)
+        stored = StandingSnapshot.objects.filter(season_id=season_id, results_version=base_version)
+        stored.filter(race_version=base_version).update(
+            results_version=version, race_version=version
+        )
+        stored.update(results_version=version)
+    return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season_id=season_id)
 
 
 def one_fold_at_a_time(season_id: int) -> None:

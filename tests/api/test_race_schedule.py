@@ -149,12 +149,18 @@ def test_a_game_starting_play_does_not_make_the_race_stale(api, clinched):
 def test_a_bracket_game_recomputes_neither_the_standings_nor_the_race(
     api, clinched, django_capture_on_commit_callbacks, monkeypatch
 ):
+    """A bracket's game (``counts_for_standings`` false) moves the season's results version, so
+    its pages show the new score; its recompute folds nothing and runs no race: the snapshot's
+    version, and its race's, just move on."""
+    from scoring.standings import values
+
     season, teams = clinched
-    sent = []
-    monkeypatch.setattr(jobs, "send_race_compute", lambda *args, **kw: sent.append("race"))
+    work = []
+    real_fold = values.season_fold
     monkeypatch.setattr(
-        jobs, "send_standings_recompute", lambda *args, **kw: sent.append("standings")
+        values, "season_fold", lambda *args: work.append("fold") or real_fold(*args)
     )
+    monkeypatch.setattr(jobs, "send_race_compute", lambda *args, **kw: work.append("race"))
     before = StandingSnapshot.objects.get(season=season)
     aces, bowers = teams["Aces"], teams["Bowers"]
     seats = (aces.player_one, bowers.player_one, aces.player_two, bowers.player_two)
@@ -163,12 +169,15 @@ def test_a_bracket_game_recomputes_neither_the_standings_nor_the_race(
             season=season, seats=seats, team_a=aces, team_b=bowers, counts_for_standings=False
         )
         services.game_record_final_score(game=game, score_a=4, score_b=10)
-    assert sent == []
+    assert work == []  # no fold, no race
     assert not ResultChange.objects.filter(season=season).exists()
     after = StandingSnapshot.objects.get(season=season)
-    assert (after.results_version, after.race_version, after.race_games) == (
-        before.results_version,
-        before.race_version,
+    version = season.__class__.objects.get(pk=season.pk).results_version
+    assert (after.results_version, after.race_version) == (version, version)
+    assert version == before.results_version + 1
+    assert (after.standings, after.race, after.race_games) == (
+        before.standings,
+        before.race,
         before.race_games,
     )
     standings = api.get(f"/api/v1/seasons/{season.pk}/standings/").json()
