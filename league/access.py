@@ -123,8 +123,9 @@ def night_for_organiser(*, user, pk: int):
 
 
 def season_for_public(*, pk: int) -> Season:
-    """A season's public face (its nights, its standings): anyone may read it."""
-    season = Season.objects.select_related("league").filter(pk=pk).first()
+    """A season's public face (its nights, its standings): anyone may read it, unless it is
+    archived."""
+    season = Season.objects.not_archived().select_related("league").filter(pk=pk).first()
     if season is None:
         raise NotFoundError("no such season")
     return season

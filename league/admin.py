@@ -15,6 +15,17 @@ from league.models import (
 )
 
 
+class ArchivedNotDeletedAdmin(admin.ModelAdmin):
+    """Seasons and nights are archived, never deleted (their games and hands are a league's
+    record): the workspace's and the API's archive and restore do it, audited. Here they can be
+    read and edited, not deleted."""
+
+    readonly_fields = ["archived_at", "archived_by"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class LeagueRoleInline(admin.TabularInline):
     model = LeagueRole
     extra = 0
@@ -42,11 +53,11 @@ class RulebookAdmin(admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["name", "league", "format", "rulebook", "starts_on", "results_version"]
+class SeasonAdmin(ArchivedNotDeletedAdmin):
+    list_display = ["name", "league", "format", "rulebook", "starts_on", "archived_at"]
     list_filter = ["format", "league"]
     search_fields = ["name", "league__name"]
-    readonly_fields = ["results_version"]
+    readonly_fields = ["results_version", *ArchivedNotDeletedAdmin.readonly_fields]
 
 
 @admin.register(Player)
@@ -65,8 +76,8 @@ class TeamAdmin(admin.ModelAdmin):
 
 
 @admin.register(Night)
-class NightAdmin(admin.ModelAdmin):
-    list_display = ["season", "date", "venue", "status"]
+class NightAdmin(ArchivedNotDeletedAdmin):
+    list_display = ["season", "date", "venue", "status", "archived_at"]
     list_filter = ["status", "season"]
 
 

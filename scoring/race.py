@@ -322,7 +322,7 @@ def _projection_of(snapshot: StandingSnapshot, rules, runs: int) -> tuple[dict[s
     if not rows:
         return _unavailable("No player is in the standings yet."), "not worked out"
     nights_played = snapshot.nights or []
-    nights = list(Night.objects.filter(season=season).values_list("pk", "status"))
+    nights = list(Night.objects.filter(season=season).not_archived().values_list("pk", "status"))
     to_come = [
         pk for pk, status in nights if status in (Night.Status.PLANNED, Night.Status.CHECK_IN)
     ]

@@ -79,7 +79,12 @@ def season_public_get(*, league, season_id: int):
     from league.errors import NotFoundError
     from league.models import Season
 
-    season = Season.objects.filter(league=league, pk=season_id).select_related("rulebook").first()
+    season = (
+        Season.objects.not_archived()
+        .filter(league=league, pk=season_id)
+        .select_related("rulebook")
+        .first()
+    )
     if season is None:
         raise NotFoundError("no such season in this league")
     return season

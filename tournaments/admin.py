@@ -1,5 +1,6 @@
 """Admin for superusers. Brackets and nights change through their services (the organiser pages
-and the API), which keep the plan consistent, so these screens are for looking, not editing."""
+and the API), which keep the plan consistent, so these screens are for looking, not editing or
+deleting (a bracket is archived, not deleted)."""
 
 from django.contrib import admin
 
@@ -23,6 +24,11 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        """Never deleted here: a bracket (and a night's plan) is the season's record. A bracket is
+        archived, and restored, from the workspace or the API, audited."""
+        return False
+
 
 class BracketEntryInline(admin.TabularInline):
     model = BracketEntry
@@ -37,7 +43,7 @@ class BracketEntryInline(admin.TabularInline):
 
 @admin.register(Bracket)
 class BracketAdmin(ReadOnlyAdmin):
-    list_display = ["name", "season", "kind", "best_of", "status", "published_at"]
+    list_display = ["name", "season", "kind", "best_of", "status", "published_at", "archived_at"]
     list_filter = ["kind", "status"]
     search_fields = ["name", "season__name"]
     inlines = [BracketEntryInline]

@@ -6,4 +6,5 @@ urlpatterns = [
     path("", include("tournaments.views.bracket_urls")),
     path("", include("tournaments.views.night_urls")),
     path("", include("tournaments.views.fairness_urls")),
+    path("", include("tournaments.views.archiving_urls")),
 ]

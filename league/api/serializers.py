@@ -102,6 +102,7 @@ class SeasonSerializer(serializers.ModelSerializer):
             "balance_partner_strength",
             "results_version",
             "created_at",
+            "archived_at",
         ]
         read_only_fields = fields
 
@@ -153,3 +154,25 @@ class TeamInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     player_one = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     player_two = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+# --- Updates (PATCH): every field optional; the ones given are changed ---
+
+
+class LeagueUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+
+
+class RenameSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+
+
+class ArchiveSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Why, for the audit trail (optional).",
+    )

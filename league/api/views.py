@@ -5,12 +5,23 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from league import services
+from league import services, updates
 from league.access import league_for_organiser, require_league_organiser, season_for_organiser
 from league.api import serializers as s
-from league.api.filters import LeagueScopedFilter, SeasonScopedFilter
+from league.api.filters import (
+    LeagueScopedArchivedFilter,
+    LeagueScopedFilter,
+    SeasonScopedFilter,
+)
 from league.domain.rules import PRESETS
 from league.models import League, Player, Rulebook, Season, Team
+
+
+def parse(serializer_class, request) -> dict:
+    """The request's body, checked by an input serializer (400 with the fields at fault)."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
 
 
 class ReadCreateViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -38,6 +49,14 @@ class LeagueViewSet(ReadCreateViewSet):
         """Create a league; the signed-in user becomes its owner."""
         data = self.parse(request)
         return self.created(services.league_create(owner=request.user, **data))
+
+    @extend_schema(request=s.LeagueUpdateSerializer, responses={200: s.LeagueSerializer})
+    def partial_update(self, request, pk=None):
+        """Rename a league or change its description (its organisers; the slug stays)."""
+        league = league_for_organiser(user=request.user, pk=int(pk))
+        data = parse(s.LeagueUpdateSerializer, request)
+        league = updates.league_update(league=league, user=request.user, **data)
+        return Response(self.get_serializer(league).data)
 
 
 class RulebookViewSet(ReadCreateViewSet):
@@ -73,7 +92,7 @@ class SeasonViewSet(ReadCreateViewSet):
     queryset = Season.objects.select_related("rulebook")
     serializer_class = s.SeasonSerializer
     input_serializer_class = s.SeasonInputSerializer
-    filterset_class = LeagueScopedFilter
+    filterset_class = LeagueScopedArchivedFilter
 
     @extend_schema(request=s.SeasonInputSerializer, responses={201: s.SeasonSerializer})
     def create(self, request):
@@ -81,6 +100,15 @@ class SeasonViewSet(ReadCreateViewSet):
         data = self.parse(request)
         league = league_for_organiser(user=request.user, pk=data.pop("league").pk)
         return self.created(services.season_create(league=league, user=request.user, **data))
+
+    @extend_schema(request=s.RenameSerializer, responses={200: s.SeasonSerializer})
+    def partial_update(self, request, pk=None):
+        """Rename a season (its league's organisers). Archive it with ``POST …/archive/``."""
+        season = season_for_organiser(user=request.user, pk=int(pk))
+        data = parse(s.RenameSerializer, request)
+        if "name" in data:
+            season = updates.season_rename(season=season, user=request.user, name=data["name"])
+        return Response(self.get_serializer(season).data)
 
 
 class PlayerViewSet(ReadCreateViewSet):

@@ -160,7 +160,7 @@ def _league_context(request, league, **extra):
         "is_owner": is_owner,
         "roles": league.roles.select_related("user").order_by("created_at"),
         "invitations": league.invitations.filter(accepted_at=None) if is_owner else [],
-        "seasons": league.seasons.all(),
+        "seasons": league.seasons.not_archived(),
         "invite_form": InvitationForm(),
         **extra,
     }
@@ -582,7 +582,7 @@ def _nights_calendar(request, season) -> HttpResponse:
     body = exports.nights_ical(
         calendar_name=f"{season.league.name} – {season.name}",
         uid_domain=request.get_host().split(":")[0] or "euchre",
-        nights=season.nights.all(),
+        nights=season.nights.not_archived(),
         now=timezone.now(),
     )
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")

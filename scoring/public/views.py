@@ -95,7 +95,7 @@ def _entrant_link(season: Season) -> Callable[[int], str]:
 def _night_labels(season: Season) -> dict[int, str]:
     return {
         night.pk: f"{night.date:%b} {night.date.day}"
-        for night in Night.objects.filter(season=season).only("pk", "date")
+        for night in Night.objects.filter(season=season).not_archived().only("pk", "date")
     }
 
 
@@ -161,9 +161,10 @@ def league_list(request: HttpRequest) -> HttpResponse:
 @public
 def league_home(request: HttpRequest, slug: str) -> HttpResponse:
     league = selectors.league_public_get(slug=slug)
-    seasons = list(league.seasons.order_by("-starts_on", "-pk"))
+    seasons = list(league.seasons.not_archived().order_by("-starts_on", "-pk"))
     nights = list(
         Night.objects.filter(season__league=league)
+        .not_archived()
         .select_related("season")
         .order_by("-date", "-pk")[:10]
     )
@@ -185,7 +186,7 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
         context = _standings_context(season)
         if request.htmx:
             return render_to_string("public/_standings.html", context, request)
-        context["nights"] = list(season.nights.order_by("date", "pk"))
+        context["nights"] = list(season.nights.not_archived().order_by("date", "pk"))
         return render_to_string("public/season.html", context, request)
 
     selectors.season_public_get(league=league, season_id=season_id)
@@ -211,7 +212,7 @@ def projector(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
 def night_results(request: HttpRequest, slug: str, season_id: int, night_id: int) -> HttpResponse:
     league = selectors.league_public_get(slug=slug)
     season = selectors.season_public_get(league=league, season_id=season_id)
-    night = Night.objects.filter(season=season, pk=night_id).first()
+    night = Night.objects.filter(season=season, pk=night_id).not_archived().first()
     if night is None:
         raise Http404("no such night in this season")
 
@@ -309,7 +310,7 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     seasons = []
     # Only the player's stored lines are read, never a snapshot's megabytes of stats.
     with_snapshot = list(
-        league.seasons.filter(snapshot__isnull=False).order_by("-starts_on", "-pk")
+        league.seasons.not_archived().filter(snapshot__isnull=False).order_by("-starts_on", "-pk")
     )
     lines = selectors.player_lines(
         season_ids=[season.pk for season in with_snapshot], player_id=player.pk

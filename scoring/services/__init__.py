@@ -28,6 +28,7 @@ from scoring.services.game_state import (
     RESULT_CHANGES,
     enqueue_standings,
     game_rules,
+    result_change_record,
     rulebook_rules,
 )
 from scoring.services.games import (
@@ -69,6 +70,7 @@ __all__ = [
     "hand_input_of",
     "hand_record",
     "hand_undo",
+    "result_change_record",
     "rulebook_rules",
     "season_change_rules",
     "season_rederive_points",

@@ -69,10 +69,14 @@ _SHARE_COLUMNS = ("season_id", "game_id", "finished_at", *_RESULT, *_SUMS)
 
 
 def ranked_games(season: Season):
-    """The season's ranked games: finished, counting for the standings, and in a team season
-    between two teams (a friendly between players of a team season does not rank teams)."""
+    """The season's ranked games: finished, counting for the standings, not of an archived night,
+    and in a team season between two teams (a friendly between players of a team season does not
+    rank teams)."""
     games = Game.objects.filter(
-        season=season, status=Game.Status.FINISHED, counts_for_standings=True
+        Q(night__isnull=True) | Q(night__archived_at__isnull=True),
+        season=season,
+        status=Game.Status.FINISHED,
+        counts_for_standings=True,
     )
     if season.format == Season.Format.TEAMS:
         games = games.filter(team_a__isnull=False, team_b__isnull=False)

@@ -15,7 +15,9 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from league.api.filters import SeasonScopedFilter, filtered
+from league.api.filters import SeasonScopedArchivedFilter, filtered
+from league.api.serializers import RenameSerializer
+from league.api.views import parse
 from league.errors import NotFoundError
 from league.models import MAX_ID, Season
 from tournaments.models import Bracket
@@ -34,6 +36,7 @@ from tournaments.services.brackets.corrections import (
     bracket_withdraw_team,
 )
 from tournaments.services.brackets.create import SUPPORTED_KINDS, bracket_create, bracket_publish
+from tournaments.services.brackets.rename import bracket_rename
 from tournaments.services.schedules import season_schedule_create
 
 BRACKET_KINDS = list(SUPPORTED_KINDS)
@@ -61,6 +64,7 @@ class BracketSerializer(serializers.Serializer):
     cut_note = serializers.CharField(help_text="Why the cut line falls where it does.")
     team_count = serializers.IntegerField()
     champion = serializers.IntegerField(allow_null=True, help_text="The champion team's id.")
+    archived_at = serializers.DateTimeField(allow_null=True, help_text="null while in use")
 
 
 class EntrySerializer(serializers.Serializer):
@@ -242,6 +246,7 @@ def bracket_data(bracket: Bracket, summary=None) -> dict:
         "cut_note": bracket.cut_note,
         "team_count": len(summary.entries),
         "champion": summary.champion.pk if summary.champion else None,
+        "archived_at": bracket.archived_at,
     }
 
 
@@ -367,7 +372,7 @@ def correction_message(preview: CorrectionPreview) -> str:
 
 
 def _bracket(pk) -> Bracket:
-    bracket = Bracket.objects.select_related("season__league").filter(pk=pk).first()
+    bracket = Bracket.objects.not_archived().select_related("season__league").filter(pk=pk).first()
     if bracket is None:
         raise NotFoundError("no such bracket")
     return bracket
@@ -379,13 +384,22 @@ class BracketViewSet(viewsets.ViewSet):
     queryset = Bracket.objects.all()  # for the schema's path parameter type only
 
     @extend_schema(
-        parameters=[OpenApiParameter("season", int, description="only this season's")],
+        parameters=[
+            OpenApiParameter("season", int, description="only this season's"),
+            OpenApiParameter(
+                "archived",
+                bool,
+                description="true: only the archived ones of the leagues you organise; false, "
+                "the default: only the ones in use",
+            ),
+        ],
         responses={200: BracketSerializer(many=True)},
     )
     def list(self, request):
         """Published and finished brackets (and, for their organisers, drafts)."""
-        brackets = brackets_for_viewer(user=request.user).order_by("-created_at", "id")
-        brackets = list(filtered(request, brackets, SeasonScopedFilter)[:200])
+        brackets = brackets_for_viewer(user=request.user, include_archived=True)
+        brackets = brackets.order_by("-created_at", "id")
+        brackets = list(filtered(request, brackets, SeasonScopedArchivedFilter)[:200])
         summaries = bracket_summaries(brackets=brackets)
         return Response([bracket_data(bracket, summaries[bracket.pk]) for bracket in brackets])
 
@@ -404,6 +418,15 @@ class BracketViewSet(viewsets.ViewSet):
         data = dict(serializer.validated_data)
         bracket = bracket_create(user=request.user, **data)
         return Response(bracket_detail_data(bracket), status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=RenameSerializer, responses={200: BracketDetailSerializer})
+    def partial_update(self, request, pk=None):
+        """Rename a bracket. Archive it with ``POST …/archive/``."""
+        bracket = _bracket(pk)
+        data = parse(RenameSerializer, request)
+        if "name" in data:
+            bracket_rename(bracket=bracket, user=request.user, name=data["name"])
+        return Response(bracket_detail_data(bracket))
 
     @extend_schema(
         request=None,
@@ -546,7 +569,7 @@ class SeasonScheduleView(APIView):
     """A team season's schedule: every team meets every other once or twice over the nights."""
 
     def _season(self, pk) -> Season:
-        season = Season.objects.select_related("league").filter(pk=pk).first()
+        season = Season.objects.not_archived().select_related("league").filter(pk=pk).first()
         if season is None:
             raise NotFoundError("no such season")
         return season

@@ -11,10 +11,12 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from league.access import is_league_organiser
-from league.api.filters import SeasonScopedFilter
+from league.api.filters import SeasonScopedArchivedFilter
 from league.api.permissions import ReadOnlyOrOrganiser
+from league.api.views import parse
 from league.errors import NotFoundError
 from league.models import Night, Player, Season
+from league.updates import night_reschedule
 from scoring.models import Game
 from tournaments.models import NightPlan
 from tournaments.services import nights as services
@@ -26,6 +28,11 @@ class NightInputSerializer(serializers.Serializer):
     season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all())
     date = serializers.DateField()
     venue = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
+
+
+class NightUpdateSerializer(serializers.Serializer):
+    date = serializers.DateField(required=False, help_text="Move the night to this date.")
+    venue = serializers.CharField(max_length=120, required=False, allow_blank=True)
 
 
 class CheckInSerializer(serializers.Serializer):
@@ -145,6 +152,7 @@ class NightSerializer(serializers.Serializer):
     date = serializers.DateField()
     venue = serializers.CharField()
     status = serializers.CharField()
+    archived_at = serializers.DateTimeField(allow_null=True, help_text="null while in use")
 
 
 class NightDetailSerializer(NightSerializer):
@@ -206,6 +214,7 @@ def night_detail_data(night: Night, *, include_draft: bool = False) -> dict:
         "date": night.date,
         "venue": night.venue,
         "status": night.status,
+        "archived_at": night.archived_at,
         "game_length": services.night_game_length(night=night),
         "attendance": attendance,
         "plan": plan_data,
@@ -236,7 +245,7 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     queryset = Night.objects.select_related("season").order_by("date", "pk")
     serializer_class = NightSerializer
     permission_classes = [ReadOnlyOrOrganiser]
-    filterset_class = SeasonScopedFilter
+    filterset_class = SeasonScopedArchivedFilter
 
     def get_queryset(self):
         return super().get_queryset()
@@ -272,6 +281,14 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         data = self._parse(NightInputSerializer)
         night = services.night_create(user=request.user, **data)
         return self._detail(night, status.HTTP_201_CREATED)
+
+    @extend_schema(request=NightUpdateSerializer, responses={200: NightDetailSerializer})
+    def partial_update(self, request, pk=None):
+        """Reschedule a night: a new date (within its season's) or venue. Archive it with
+        ``POST …/archive/``."""
+        night = self._night(pk)
+        night_reschedule(night=night, user=request.user, **parse(NightUpdateSerializer, request))
+        return self._detail(night)
 
     @extend_schema(request=CheckInSerializer, responses={200: NightDetailSerializer})
     @action(detail=True, methods=["post"], url_path="check-in")

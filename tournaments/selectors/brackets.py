@@ -348,14 +348,15 @@ def _pool_placings(tables: list[Table], advancing: int, withdrawn: set[int]) -> 
 
 def brackets_for_season(*, season: Season):
     """A season's brackets, newest first (a selector)."""
-    return Bracket.objects.filter(season=season).order_by("-created_at")
+    return Bracket.objects.not_archived().filter(season=season).order_by("-created_at")
 
 
 def bracket_for_viewer(*, user, pk) -> Bracket:
     """The one door to a bracket for reading: a draft is the organisers' to preview, so to
-    anyone else it does not exist (``NotFoundError``)."""
+    anyone else it does not exist (``NotFoundError``). An archived one does not exist either
+    (its organisers find it in the workspace's archived list)."""
     bracket = (
-        Bracket.objects.select_related("season__league").filter(pk=pk).first()
+        Bracket.objects.not_archived().select_related("season__league").filter(pk=pk).first()
         if str(pk).isdigit()
         else None
     )
@@ -367,10 +368,10 @@ def bracket_for_viewer(*, user, pk) -> Bracket:
     return bracket
 
 
-def brackets_for_viewer(*, user):
+def brackets_for_viewer(*, user, include_archived: bool = False):
     """Brackets a user may read: every published or finished one, and the drafts of the leagues
-    they organise (every draft for a superuser)."""
-    brackets = Bracket.objects.all()
+    they organise (every draft for a superuser); none archived unless ``include_archived``."""
+    brackets = Bracket.objects.all() if include_archived else Bracket.objects.not_archived()
     if user is not None and user.is_authenticated and user.is_superuser:
         return brackets
     visible = ~Q(status=Bracket.Status.DRAFT)

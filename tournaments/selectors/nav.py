@@ -8,7 +8,8 @@ from tournaments.models import Bracket, TeamSchedule
 def season_published_brackets(*, season: Season) -> list[Bracket]:
     """The season's brackets anyone may see (published or finished), oldest first."""
     return list(
-        Bracket.objects.filter(season=season)
+        Bracket.objects.not_archived()
+        .filter(season=season)
         .exclude(status=Bracket.Status.DRAFT)
         .order_by("created_at", "pk")
     )
@@ -16,7 +17,7 @@ def season_published_brackets(*, season: Season) -> list[Bracket]:
 
 def season_brackets(*, season: Season) -> list[Bracket]:
     """Every bracket of the season, drafts included (for its organisers), oldest first."""
-    return list(Bracket.objects.filter(season=season).order_by("created_at", "pk"))
+    return list(Bracket.objects.not_archived().filter(season=season).order_by("created_at", "pk"))
 
 
 def season_has_schedule(*, season: Season) -> bool:

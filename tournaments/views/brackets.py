@@ -275,7 +275,7 @@ def bracket_drawing(summary: BracketSummary) -> list[Section]:
 
 
 def _public_bracket(pk: int) -> Bracket:
-    bracket = Bracket.objects.select_related("season__league").filter(pk=pk).first()
+    bracket = Bracket.objects.not_archived().select_related("season__league").filter(pk=pk).first()
     if bracket is None:
         raise Http404("no such bracket")
     return bracket
@@ -319,7 +319,9 @@ def bracket_page(request, pk: int) -> HttpResponse:
 
 
 def _organised_seasons(user):
-    seasons = Season.objects.filter(format=Season.Format.TEAMS).select_related("league")
+    seasons = (
+        Season.objects.not_archived().filter(format=Season.Format.TEAMS).select_related("league")
+    )
     if not user.is_superuser:
         seasons = seasons.filter(league__roles__user=user)
     return seasons.order_by("league__name", "name")
@@ -336,7 +338,9 @@ def _managed_bracket(request, pk: int) -> Bracket:
 def manage_brackets(request) -> HttpResponse:
     """The organiser's brackets, and the form to build a new one."""
     seasons = list(_organised_seasons(request.user))
-    brackets = Bracket.objects.filter(season__in=seasons).select_related("season__league")
+    brackets = (
+        Bracket.objects.not_archived().filter(season__in=seasons).select_related("season__league")
+    )
     return render(
         request,
         "brackets/manage_list.html",
@@ -551,7 +555,7 @@ def manage_bracket_correct(request, pk: int) -> HttpResponse:
 
 
 def _schedule_season(pk: int) -> Season:
-    season = Season.objects.select_related("league").filter(pk=pk).first()
+    season = Season.objects.not_archived().select_related("league").filter(pk=pk).first()
     if season is None:
         raise Http404("no such season")
     return season
