@@ -105,3 +105,31 @@ def test_described_in_the_schema(api):
     body = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
     fields = schema["components"]["schemas"][body.rsplit("/", 1)[1]]["properties"]
     assert {"players", "pairs", "monte_carlo", "most_partnered", "fewest_byes"} <= set(fields)
+
+
+def test_a_team_schedule_byes_count_once_their_round_is_played(api, league, organiser):
+    from scoring import services as scoring
+    from scoring.models import Game
+    from tests.factories import SeasonFactory, TeamFactory
+    from tournaments.models import TeamSchedule
+    from tournaments.services.schedules import season_schedule_create
+
+    season = SeasonFactory(league=league, rulebook__slug="standard", fairness_public=True)
+    teams = [TeamFactory(season=season, name=f"Team {n}") for n in range(1, 6)]
+    season_schedule_create(
+        season=season, nights=[datetime.date(2026, 3, 5)], rounds_per_night=5, user=organiser
+    )
+    played_rounds = {1, 2}
+    for game in Game.objects.filter(season=season, round_number__in=played_rounds):
+        scoring.game_record_final_score(game=game, score_a=10, score_b=7)
+
+    data = api.get(url(season)).json()
+    byes = TeamSchedule.objects.get(season=season).byes
+    assert len(byes) == 5  # five teams: one sits out each round
+    sat_out = {bye["team"] for bye in byes if bye["round"] in played_rounds}
+    assert len(sat_out) == 2
+    expected = {player: 1 for team in teams if team.pk in sat_out for player in team.player_ids}
+    assert {line["id"]: line["byes"] for line in data["players"] if line["byes"]} == expected
+    assert (data["fewest_byes"], data["most_byes"]) == (0, 1)
+    assert data["games_played"] == 4  # two games a round
+    assert data["monte_carlo"]["games"] == 10  # the whole round robin
