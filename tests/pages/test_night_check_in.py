@@ -142,6 +142,8 @@ def test_undo_refuses_to_unseat_a_planned_player(organiser_client, night, roster
         "Ann, Bea, Cal, Dot, Eve already have seats in the plan: check them out instead"
     ]
     assert len(here(night)) == 5
+    # so the desk offers no such undo
+    assert "Undo:" not in organiser_client.get(url).content.decode()
 
 
 def test_only_the_leagues_organisers_check_in(client, night, roster, django_user_model):

@@ -260,9 +260,16 @@ def _change_words(entry: AuditEntry) -> str:
 
 
 def night_last_change(*, night: Night) -> AttendanceChange | None:
-    """The check-in change "Undo" would take back, or ``None``."""
+    """The check-in change "Undo" would take back, or ``None`` (also when it is a check-in of
+    someone who already holds seats in the plan: that undo would be refused)."""
     entry = _last_change(night)
-    return None if entry is None else AttendanceChange(entry.pk, _change_words(entry))
+    if entry is None:
+        return None
+    if entry.action != "attendance.check_out":
+        players = entry.after.get("players") or [entry.after["player"]]
+        if Seat.objects.filter(round__plan__night=night, player_id__in=players).exists():
+            return None
+    return AttendanceChange(entry.pk, _change_words(entry))
 
 
 def night_undo_change(*, night: Night, user, entry_id: int) -> str:
