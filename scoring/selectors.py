@@ -261,18 +261,24 @@ def results_are_current(*, season_id: int, version: int | None) -> bool:
     return version is not None and version >= season_results_version(season_id=season_id)
 
 
-def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None]:
-    """``(results_version, snapshot results_version, race_version)``: one query, for the keys of
-    cached pages that show the playoff race (it is stored after the snapshot)."""
+def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None, str | None]:
+    """``(results_version, snapshot results_version, race_version, race_games)``: one query, for
+    the keys of cached pages that show the playoff race (it is stored after the snapshot, and
+    worked out again, at the same version, when the season's games still to play change)."""
     from league.models import Season
 
     found = (
         Season.objects.filter(pk=season_id)
         .annotate(version=results_version_expression())
-        .values_list("version", "snapshot__results_version", "snapshot__race_version")
+        .values_list(
+            "version",
+            "snapshot__results_version",
+            "snapshot__race_version",
+            "snapshot__race_games",
+        )
         .first()
     )
-    return found if found is not None else (0, None, None)
+    return found if found is not None else (0, None, None, None)
 
 
 def season_games_in_progress(*, season) -> list[Game]:

@@ -53,9 +53,9 @@ def public(view: Callable) -> Callable:
 
 def _cached(request: HttpRequest, name: str, season_id: int, build: Callable[[], str]) -> str:
     """The page from the cache, keyed on the season's versions, or ``build()`` it and keep it."""
-    version, snapshot_version, race_version = selectors.season_page_versions(season_id=season_id)
+    versions = ":".join(map(str, selectors.season_page_versions(season_id=season_id)))
     partial = "partial" if request.htmx else "page"
-    key = f"public:{name}:{request.path}:{partial}:{version}:{snapshot_version}:{race_version}"
+    key = f"public:{name}:{request.path}:{partial}:{versions}"
     content = cache.get(key)
     if content is None:
         content = build()
