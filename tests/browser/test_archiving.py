@@ -14,7 +14,9 @@ from tests.fuzz.seed import seed_league
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.parametrize("viewport", [{"width": 360, "height": 640}, {"width": 1280, "height": 800}])
+@pytest.mark.parametrize(
+    "viewport", [{"width": 360, "height": 640}, {"width": 1280, "height": 800}]
+)
 def test_archive_undo_and_restore_in_the_workspace(new_phone, live_server, shot, viewport):
     seeded = seed_league()
     night = Night.objects.get(pk=seeded.ids["night"][0])
