@@ -133,3 +133,21 @@ def test_a_team_schedule_byes_count_once_their_round_is_played(api, league, orga
     assert (data["fewest_byes"], data["most_byes"]) == (0, 1)
     assert data["games_played"] == 4  # two games a round
     assert data["monte_carlo"]["games"] == 10  # the whole round robin
+
+
+def test_archived_nights_and_seasons_are_out_of_sight(api, organiser_api, league, organiser):
+    from league.models import Night
+    from tournaments.services.archiving import archivable_archive
+
+    season = individual_season(league, organiser, is_public=True)
+    second = Night.objects.filter(season=season).order_by("date").last()
+    archivable_archive(row=second, user=organiser)  # its 3 games and Fox with them
+    data = api.get(url(season)).json()
+    assert data["games_played"] == 5 and data["monte_carlo"]["games"] == 5
+    assert "Fox" not in {line["name"] for line in data["players"]}
+    assert sorted(line["byes"] for line in data["players"]) == [1, 1, 1, 1, 1]
+
+    archivable_archive(row=season, user=organiser)
+    assert api.get(url(season)).status_code == 404
+    assert api.get(f"/l/{league.slug}/s/{season.pk}/fairness/").status_code == 404
+    assert organiser_api.get(url(season)).status_code == 200  # the organiser still reads it

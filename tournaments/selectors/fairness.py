@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from league.access import is_league_organiser
+from django.db.models import Q
+
+from league.access import is_league_organiser, season_for_organiser
 from league.errors import NotFoundError
 from league.models import Player, Season, Team
 from scoring.models import Game
@@ -28,7 +30,8 @@ from tournaments.domain.fairness import (
 from tournaments.models import PlannedRound, Seat, TeamSchedule
 
 SCHEDULED = (Game.Status.SCHEDULED, Game.Status.IN_PROGRESS, Game.Status.FINISHED)
-"""Games of the season's schedule: every game not voided (the finished ones are the played)."""
+"""Games of the season's schedule: every game not voided (the finished ones are the played),
+as the standings count them: none of an archived night."""
 
 _GAME_COLUMNS = (
     "pk",
@@ -65,18 +68,17 @@ class SeasonFairness:
 def season_fairness_for_organiser(*, user, pk: int) -> Season:
     """A season whose report ``user`` may read as an organiser (``NotFoundError`` or
     ``AccessDeniedError`` otherwise: see :func:`league.access.season_for_organiser`)."""
-    from league.access import season_for_organiser
-
     return season_for_organiser(user=user, pk=pk)
 
 
 def season_fairness_for_reader(*, user, pk: int) -> Season:
-    """A season whose report ``user`` may read: public when its organiser turned the report on,
-    else to the league's organisers only; ``NotFoundError`` for anyone else (one query for a
-    public report, two otherwise)."""
+    """A season whose report ``user`` may read: public when its organiser turned the report on
+    (and the season is not archived), else to the league's organisers only; ``NotFoundError``
+    for anyone else (one query for a public report, two otherwise)."""
     season = Season.objects.filter(pk=pk).select_related("league").first()
+    is_public = season is not None and season.fairness_public and season.archived_at is None
     if season is None or not (
-        season.fairness_public or is_league_organiser(user=user, league_id=season.league_id)
+        is_public or is_league_organiser(user=user, league_id=season.league_id)
     ):
         raise NotFoundError("no such season, or its fairness report is not public")
     return season
@@ -85,7 +87,8 @@ def season_fairness_for_reader(*, user, pk: int) -> Season:
 def season_fairness_public(*, slug: str, season_id: int) -> Season:
     """A season of the league ``slug`` whose report is public, else ``NotFoundError``."""
     season = (
-        Season.objects.filter(league__slug=slug, pk=season_id, fairness_public=True)
+        Season.objects.not_archived()
+        .filter(league__slug=slug, pk=season_id, fairness_public=True)
         .select_related("league")
         .first()
     )
@@ -100,7 +103,12 @@ def season_fairness_get(
     """The season's fairness report: three queries for an individual season (games, byes,
     names), four for a team season (games, the schedule's byes, teams, names)."""
     is_teams = season.format == Season.Format.TEAMS
-    games = Game.objects.filter(season=season, counts_for_standings=True, status__in=SCHEDULED)
+    games = Game.objects.filter(
+        Q(night__isnull=True) | Q(night__archived_at__isnull=True),
+        season=season,
+        counts_for_standings=True,
+        status__in=SCHEDULED,
+    )
     if is_teams:
         games = games.filter(team_a__isnull=False, team_b__isnull=False)
     rows = list(games.order_by().values_list(*_GAME_COLUMNS))
@@ -139,6 +147,7 @@ def season_fairness_get(
             SatOut(player, night, number)
             for player, night, number in Seat.objects.filter(
                 round__plan__night__season=season,
+                round__plan__night__archived_at__isnull=True,
                 round__status__in=(PlannedRound.Status.STARTED, PlannedRound.Status.FINISHED),
                 table_number__isnull=True,
             ).values_list("player_id", "round__plan__night_id", "round__number")
