@@ -44,14 +44,19 @@ class ScheduleSummary:
 
 def season_schedule_summary(*, season: Season) -> ScheduleSummary | None:
     """A season's schedule night by night, round by round (a selector); ``None`` if it has
-    none."""
+    none. An archived night is left out, with its games."""
     schedule = TeamSchedule.objects.filter(season=season).first()
     if schedule is None:
         return None
     teams = {team.pk: team for team in season.teams.all()}
     byes = {(bye["night"], bye["round"]): teams.get(bye["team"]) for bye in schedule.byes}
     games = (
-        Game.objects.filter(season=season, night__isnull=False, team_a__isnull=False)
+        Game.objects.filter(
+            season=season,
+            night__isnull=False,
+            night__archived_at__isnull=True,
+            team_a__isnull=False,
+        )
         .select_related("team_a", "team_b", "night")
         .order_by("night__date", "night_id", "round_number", "table_number")
     )
