@@ -4,8 +4,10 @@
   games do not: ``counts_for_standings`` is false for them), each with what the race reads of it:
   the two teams, the four seats, its night and its number of hands. A game starting play stays a
   game left; one finishing leaves it (and changes the results, which the results version tells).
-- *nights*: the season's nights with their status and date: an individual season's projected
-  ranks count the nights still to come and the nights under way.
+- *nights*: the season's nights with their date (the race weighs the nearest games first) and,
+  in an individual season, their status: its projected ranks count the nights still to come and
+  the nights under way (a team season's race reads only its games, so a night starting or ending
+  there does not make it due).
 - *games digest*: an MD5 of the games left and the nights, in id order. The race stores the
   digest it was computed from (``StandingSnapshot.race_games``); a season whose digest differs
   has had a game added, moved or removed (through a service, the admin or a restore) since, so
@@ -18,7 +20,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 
-from league.models import Night
+from league.models import Night, Season
 from scoring.models import Game
 
 GAMES_LEFT_STATUSES = (Game.Status.SCHEDULED, Game.Status.IN_PROGRESS)
@@ -34,7 +36,7 @@ _GAME_FIELDS = (
     "night_id",
     "hands_per_game",
 )
-_NIGHT_FIELDS = ("season_id", "pk", "status", "date")
+_NIGHT_FIELDS = ("season_id", "pk", "date", "season__format", "status")
 _CHUNK = 900
 """Seasons per query, under SQLite's limit of variables in a query."""
 
@@ -59,8 +61,9 @@ def games_digests(season_ids: Iterable[int]) -> dict[int, str]:
             .order_by("season_id", "pk")
             .values_list(*_NIGHT_FIELDS)
         )
-        for season_id, *fields in nights:
-            parts[season_id].append("n" + ",".join(map(str, fields)))
+        for season_id, pk, date, season_format, status in nights:
+            shown = status if season_format == Season.Format.INDIVIDUAL else ""
+            parts[season_id].append(f"n{pk},{date},{shown}")
     return {
         season_id: hashlib.md5(
             ";".join(parts[season_id]).encode(), usedforsecurity=False

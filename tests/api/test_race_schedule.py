@@ -205,3 +205,37 @@ def test_a_season_game_still_asks_for_the_standings_and_the_race(
         services.game_record_final_score(game=game, score_a=10, score_b=4)
     assert sent == ["race", "standings"]
     assert ResultChange.objects.filter(season=season, game=game).count() == 1
+
+
+def test_a_night_starting_in_a_team_season_leaves_its_race_current(api, clinched):
+    from tests.factories import NightFactory
+
+    season, _teams = clinched
+    night = NightFactory(season=season, status="planned")
+    assert race_of(api, season)["is_current"] is False  # a night more: the race reads its date
+    assert sweep_stale_seasons()["race"] == [season.pk]
+    night.status = "playing"
+    night.save(update_fields=["status"])
+    assert race_of(api, season)["is_current"] is True  # the race reads only the games
+    assert sweep_stale_seasons()["race"] == []
+
+
+def test_an_individual_season_projects_again_when_a_night_is_added(api, league):
+    """Projected ranks count the nights still to come: a night added makes them due."""
+    from scoring.standings import season_standings_recompute
+    from tests.factories import NightFactory, individual_season
+
+    season, _players = individual_season(league)
+    season_standings_recompute(season_id=season.pk)
+    sweep_stale_seasons()
+    before = race_of(api, season)
+    assert (before["is_current"], before["kind"], before["nights_left"]) == (
+        True,
+        "individual",
+        1,
+    )
+    NightFactory(season=season, status="planned")
+    assert race_of(api, season)["is_current"] is False
+    assert sweep_stale_seasons()["race"] == [season.pk]
+    after = race_of(api, season)
+    assert (after["is_current"], after["nights_left"]) == (True, 2)
