@@ -211,7 +211,7 @@ class RecurringNightsForm(forms.Form):
         help_text="YYYY-MM-DD, separated by commas or spaces: a holiday. The series runs on past "
         "them.",
     )
-    venue = forms.CharField(max_length=120, required=False)
+    venue = forms.CharField(max_length=120, required=False, label="Venue (every night)")
 
     def clean_skip(self):
         dates = set()

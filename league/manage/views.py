@@ -496,7 +496,7 @@ def _nights_context(season, **extra):
         "nights": season.nights.not_archived(),
         "form": NightForm(),
         "series_form": RecurringNightsForm(
-            initial={"starts_on": first, "weekday": str(first.weekday())}
+            initial={"starts_on": first, "weekday": str(first.weekday())}, prefix="series"
         ),
         "rounds_form": UsualRoundsForm(initial={"usual_rounds": season.usual_rounds}),
         **extra,
@@ -509,7 +509,7 @@ def nights_recurring(request, pk: int):
     """A series of nights: the first post shows the dates (a preview, nothing written); the
     second, "Plan these nights", plans them all through one service."""
     season = access.season_for_organiser(user=request.user, pk=pk)
-    form = RecurringNightsForm(request.POST)
+    form = RecurringNightsForm(request.POST, prefix="series")
     preview = None
     if form.is_valid():
         values = form.cleaned_data

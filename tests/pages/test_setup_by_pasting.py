@@ -210,16 +210,19 @@ def test_a_stale_team_form_names_both_players_already_on_teams(client, league, s
 
 
 def series(client, season, action: str, **fields):
-    body = {
+    values = {
         "starts_on": "2026-09-01",
         "weekday": "3",  # Thursday
         "every_weeks": "1",
         "count": "7",
         "skip": "",
         "venue": "Rosie's",
-        "action": action,
         **fields,
     }
+    body = {
+        ("" if name == "expected" else "series-") + name: value for name, value in values.items()
+    }
+    body["action"] = action
     return client.post(f"/manage/seasons/{season.pk}/nights/series/", body)
 
 
