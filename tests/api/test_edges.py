@@ -49,10 +49,27 @@ def test_junk_and_out_of_range_ids_are_404_in_the_error_shape(api, path):
         f"/api/v1/brackets/{HUGE}/publish/",
         "/api/v1/nights/abc/check-in/",
         "/api/v1/nights/false/plan/",
+        f"/api/v1/nights/{HUGE}/archive/",
+        "/api/v1/seasons/abc/archive/",
+        f"/api/v1/brackets/{HUGE}/restore/",
+        "/api/v1/seasons/999999/restore/",
     ],
 )
 def test_writes_to_junk_ids_are_404(organiser_api, path):
     error_of(organiser_api.post(path, {}, format="json"), 404)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/leagues/abc/",
+        f"/api/v1/seasons/{HUGE}/",
+        "/api/v1/nights/999999/",
+        "/api/v1/brackets/0/",
+    ],
+)
+def test_updates_of_junk_ids_are_404(organiser_api, path):
+    error_of(organiser_api.patch(path, {"name": "x"}, format="json"), 404)
 
 
 def test_pages_with_out_of_range_ids_are_404(client, organiser_client):
@@ -70,6 +87,9 @@ def test_pages_with_out_of_range_ids_are_404(client, organiser_client):
         "/api/v1/players/?league=true",
         f"/api/v1/seasons/?league={HUGE}",
         "/api/v1/brackets/?season=abc",
+        "/api/v1/seasons/?archived=maybe",
+        "/api/v1/nights/?archived=2",
+        "/api/v1/brackets/?archived=yes-please",
     ],
 )
 def test_junk_filters_are_400_naming_the_filter(api, query):
