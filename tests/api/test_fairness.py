@@ -51,6 +51,7 @@ def test_hidden_from_the_public_open_to_the_league_organisers(api, organiser_api
     carlo = data["monte_carlo"]
     assert (carlo["runs"], carlo["seed"], carlo["games"]) == (2000, 34, 8)
     assert carlo["entrant_kind"] == "player"
+    assert carlo["measure"] == "win_pct"  # the standings' default: no rules set
     assert carlo["strongest_name"] in {line["name"] for line in data["players"]}
     assert 0 < carlo["strongest_first_chance"] <= 1
     assert sum(chance["first_chance"] for chance in carlo["chances"]) == pytest.approx(1, abs=1e-3)
@@ -93,6 +94,7 @@ def test_a_team_season_simulates_its_teams(api, league):
     assert partnered[pair] == 3
     carlo = data["monte_carlo"]
     assert carlo["entrant_kind"] == "team" and carlo["games"] == 9  # 7 played, 2 to play
+    assert carlo["measure"] == "wins"  # race_season ranks by wins
     assert {chance["name"] for chance in carlo["chances"]} == set(teams)
     assert carlo["strongest_name"] in teams
 
@@ -151,3 +153,23 @@ def test_archived_nights_and_seasons_are_out_of_sight(api, organiser_api, league
     assert api.get(url(season)).status_code == 404
     assert api.get(f"/l/{league.slug}/s/{season.pk}/fairness/").status_code == 404
     assert organiser_api.get(url(season)).status_code == 200  # the organiser still reads it
+
+
+def test_a_report_is_computed_once_per_state_of_the_season(api, league, organiser, monkeypatch):
+    from tournaments.selectors import fairness as selectors
+
+    season = individual_season(league, organiser, is_public=True)
+    computed = []
+    real = selectors.fairness_report
+
+    def counted(**inputs):
+        computed.append(len(inputs["games"]))
+        return real(**inputs)
+
+    monkeypatch.setattr(selectors, "fairness_report", counted)
+    first = api.get(url(season)).json()
+    assert api.get(url(season)).json() == first
+    assert computed == [8]  # the second answer was the kept report
+    play_night(season, organiser, ["Ann", "Bea", "Gus", "Hal"], 2, datetime.date(2026, 2, 19))
+    assert api.get(url(season)).json()["games_played"] == 10  # a new state, a new report
+    assert computed == [8, 10]

@@ -235,3 +235,30 @@ def test_every_count_equals_a_brute_force_count_of_the_seats(season):
     if report.monte_carlo.chances:
         total = sum(chance.first_chance for chance in report.monte_carlo.chances)
         assert total == pytest.approx(1.0, abs=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("measure", "expected"),
+    [
+        ("wins", {1: 0.25, 3: 0.25, 5: 0.25, 7: 0.25}),  # one win each: a four-way tie
+        ("win_pct", {1: 0.0, 3: 1 / 3, 5: 1 / 3, 7: 1 / 3}),  # 1 won one of two
+    ],
+)
+def test_the_estimate_ranks_by_the_season_measure(measure, expected):
+    """Skills 100 against 0 make every result certain (Φ(±12) rounds to 1 or 0): 1 and 3 beat
+    2 and 4, then 5 and 7 beat 1 and 6."""
+    games = [PlayedGame(1, (1, 2, 3, 4)), PlayedGame(2, (1, 5, 6, 7))]
+    skills = {1: 100.0, 2: 0.0, 3: 100.0, 4: 0.0, 5: 100.0, 6: 0.0, 7: 100.0}
+    estimate = monte_carlo(
+        games=games,
+        skills=skills,
+        season_format="individual",
+        teams={},
+        runs=100,
+        seed=1,
+        settings=RatingSettings(),
+        measure=measure,
+    )
+    chances = {chance.entrant_id: chance.first_chance for chance in estimate.chances}
+    assert {player: chances[player] for player in expected} == pytest.approx(expected, abs=1e-4)
+    assert estimate.measure == measure

@@ -64,6 +64,11 @@ class FairnessMonteCarloSerializer(serializers.Serializer):
     runs = serializers.IntegerField(help_text="Simulated seasons.")
     seed = serializers.IntegerField(help_text="The random seed: same season, same figures.")
     games = serializers.IntegerField(help_text="Games of the schedule each run plays.")
+    measure = serializers.ChoiceField(
+        choices=["wins", "win_pct"],
+        help_text="What the simulated seasons rank by: the season's first measure, wins or "
+        "win percentage (any other measure is taken as win percentage).",
+    )
     entrant_kind = serializers.ChoiceField(choices=["player", "team"])
     strongest = serializers.IntegerField(
         allow_null=True, help_text="The entrant with the highest mu now (null: no schedule)."

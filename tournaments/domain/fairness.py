@@ -39,9 +39,11 @@ Monte Carlo estimate
     as if they were each player's true skill: side A wins with probability
     Φ((μA − μB) / (2β)), μ a side's sum of its players' ``mu`` and β openskill's performance
     spread (25/6), so two sides of two have a total performance variance of 4β². The entrants
-    are ranked by wins (a draw is not drawn: euchre games have a winner); a tie for first gives
-    each tied entrant an equal share of that run. Seeded: the same season and seed give the same
-    figures.
+    are ranked by the season's first measure as the caller gives it (``measure``): wins, or win
+    percentage (games won over games in the schedule; the standings' default, and fairer to
+    players who miss nights); a draw is not drawn (euchre games have a winner), and a tie for
+    first gives each tied entrant an equal share of that run. Seeded: the same season and seed
+    give the same figures.
 """
 
 from __future__ import annotations
@@ -51,12 +53,15 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Literal
 
 from league.errors import DomainError
 from scoring.domain.ratings import RatingSettings, RatingState, rate_sides
 
 Format = Literal["teams", "individual"]
+Measure = Literal["wins", "win_pct"]
+MEASURES = ("wins", "win_pct")
 
 DEFAULT_RUNS = 2_000
 """Simulated seasons of the Monte Carlo estimate: its standard error is at most
@@ -155,6 +160,7 @@ class MonteCarlo:
     runs: int
     seed: int
     games: int
+    measure: Measure
     strongest_id: int | None
     strongest_first_chance: float | None
     chances: tuple[Chance, ...]
@@ -217,6 +223,7 @@ def fairness_report(
     runs: int = DEFAULT_RUNS,
     seed: int = DEFAULT_SEED,
     settings: RatingSettings | None = None,
+    measure: Measure = "win_pct",
 ) -> FairnessReport:
     """The fairness report of a season (see the module docstring).
 
@@ -226,6 +233,8 @@ def fairness_report(
     """
     if season_format not in ("teams", "individual"):
         raise DomainError('the format is "teams" or "individual"', field="format")
+    if measure not in MEASURES:
+        raise DomainError('the simulation ranks by "wins" or "win_pct"', field="measure")
     if not 0 <= runs <= MOST_RUNS:
         raise DomainError(f"runs is a whole number from 0 to {MOST_RUNS}", field="runs")
     settings = settings or RatingSettings()
@@ -319,6 +328,7 @@ def fairness_report(
             runs=runs,
             seed=seed,
             settings=settings,
+            measure=measure,
         ),
         field_rating=round(field_sum / len(seen), 1) if seen else None,
     )
@@ -333,6 +343,7 @@ def monte_carlo(
     runs: int,
     seed: int,
     settings: RatingSettings,
+    measure: Measure = "win_pct",
 ) -> MonteCarlo:
     """How often each entrant finishes first when the season's schedule is played ``runs``
     times with results drawn from ``skills`` (see the module docstring)."""
@@ -370,30 +381,26 @@ def monte_carlo(
         strength = {player: skill(player) for player in entrants}
     ordered = sorted(entrants)
     if not ordered or not sides or runs == 0:
-        return MonteCarlo(runs, seed, len(sides), None, None, ())
-    index = {entrant: position for position, entrant in enumerate(ordered)}
-    indexed = [
-        (tuple(index[e] for e in a), tuple(index[e] for e in b), chance) for a, b, chance in sides
-    ]
-    firsts = [0.0] * len(ordered)
+        return MonteCarlo(runs, seed, len(sides), measure, None, None, ())
+    firsts: Counter = Counter()
+    games_of = Counter(chain.from_iterable(a + b for a, b, _chance in sides))
     draw = random.Random(seed).random
     for _run in range(runs):
-        wins = [0] * len(ordered)
-        for side_a, side_b, chance in indexed:
-            for entrant in side_a if draw() < chance else side_b:
-                wins[entrant] += 1
-        best = max(wins)
-        leaders = [position for position, count in enumerate(wins) if count == best]
+        wins = Counter(chain.from_iterable([a if draw() < c else b for a, b, c in sides]))
+        if measure == "win_pct":
+            scores = {entrant: count / games_of[entrant] for entrant, count in wins.items()}
+        else:
+            scores = wins
+        best = max(scores.values())
+        leaders = [entrant for entrant, score in scores.items() if score == best]
         share = 1.0 / len(leaders)
-        for position in leaders:
-            firsts[position] += share
+        for entrant in leaders:
+            firsts[entrant] += share
     strongest = min(ordered, key=lambda entrant: (-strength[entrant], entrant))
     chances = tuple(
         sorted(
             (
-                Chance(
-                    entrant, round(strength[entrant], 3), round(firsts[index[entrant]] / runs, 4)
-                )
+                Chance(entrant, round(strength[entrant], 3), round(firsts[entrant] / runs, 4))
                 for entrant in ordered
             ),
             key=lambda c: (-c.first_chance, -c.skill, c.entrant_id),
@@ -403,7 +410,8 @@ def monte_carlo(
         runs=runs,
         seed=seed,
         games=len(sides),
+        measure=measure,
         strongest_id=strongest,
-        strongest_first_chance=round(firsts[index[strongest]] / runs, 4),
+        strongest_first_chance=round(firsts[strongest] / runs, 4),
         chances=chances,
     )

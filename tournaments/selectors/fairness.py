@@ -11,13 +11,16 @@ for anyone else the report does not exist (404), so a hidden report is not even 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Q
 
 from league.access import is_league_organiser, season_for_organiser
 from league.errors import NotFoundError
 from league.models import Player, Season, Team
+from scoring.domain.standings.rules import DEFAULT_TIEBREAKS
 from scoring.models import Game
 from tournaments.domain.fairness import (
     DEFAULT_RUNS,
@@ -32,6 +35,15 @@ from tournaments.models import PlannedRound, Seat, TeamSchedule
 SCHEDULED = (Game.Status.SCHEDULED, Game.Status.IN_PROGRESS, Game.Status.FINISHED)
 """Games of the season's schedule: every game not voided (the finished ones are the played),
 as the standings count them: none of an archived night."""
+
+REPORT_VERSION = 1
+"""Part of a cached report's key: raise it when the report's arithmetic changes."""
+
+CACHE_SECONDS = 24 * 3600
+"""How long a computed report is kept. Its key is a digest of everything it is computed from
+(the season's games with their seats, results and order, its byes, its teams, the measure, the
+runs and the seed), so a kept report is never stale: any change makes a new key. Keeping it
+spares the Monte Carlo (most of a second for a large season) at every page view."""
 
 _GAME_COLUMNS = (
     "pk",
@@ -152,19 +164,39 @@ def season_fairness_get(
                 table_number__isnull=True,
             ).values_list("player_id", "round__plan__night_id", "round__number")
         ]
-    report = fairness_report(
-        games=schedule,
-        byes=byes,
-        season_format="teams" if is_teams else "individual",
-        teams=teams,
-        runs=runs,
-        seed=seed,
-    )
+    inputs = {
+        "games": sorted(schedule, key=lambda game: game.game_id),
+        "byes": sorted(
+            byes, key=lambda bye: (bye.player_id, bye.night_id or 0, bye.round_number or 0)
+        ),
+        "season_format": "teams" if is_teams else "individual",
+        "teams": teams,
+        "runs": runs,
+        "seed": seed,
+        "measure": "wins" if _first_measure(season) == "wins" else "win_pct",
+    }
+    key = f"fairness:{REPORT_VERSION}:{season.pk}:{_digest(inputs)}"
+    report = cache.get(key)
+    if report is None:
+        report = fairness_report(**inputs)
+        cache.set(key, report, CACHE_SECONDS)
     player_ids = {line.player_id for line in report.players}
     for members in teams.values():
         player_ids.update(members)
     player_names = dict(Player.objects.filter(pk__in=player_ids).values_list("pk", "name"))
     return SeasonFairness(season, report, player_names, team_names)
+
+
+def _first_measure(season: Season) -> str:
+    """The first measure of the season's ranking (the standings' default when none is set)."""
+    chain = (season.standing_rules or {}).get("tiebreaks") or DEFAULT_TIEBREAKS
+    return chain[0] if chain else DEFAULT_TIEBREAKS[0]
+
+
+def _digest(inputs: dict) -> str:
+    """A digest of a report's inputs (dataclasses and plain values: their ``repr`` is exact)."""
+    text = repr(sorted((name, repr(value)) for name, value in inputs.items()))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _team_byes(season: Season, rows: list[tuple]) -> list[tuple[int, int, int]]:
@@ -232,6 +264,7 @@ def fairness_data(fairness: SeasonFairness) -> dict:
             "runs": carlo.runs,
             "seed": carlo.seed,
             "games": carlo.games,
+            "measure": carlo.measure,
             "entrant_kind": "team" if report.format == "teams" else "player",
             "strongest": carlo.strongest_id,
             "strongest_name": fairness.entrant_name(carlo.strongest_id),
