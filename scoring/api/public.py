@@ -87,7 +87,7 @@ class SeasonPlayerStatsView(APIView):
         tags=["seasons"],
     )
     def get(self, request, pk, player_id):
-        season = Season.objects.filter(pk=pk).first()
+        season = Season.objects.not_archived().filter(pk=pk).first()
         if season is None:
             raise NotFoundError("no such season")
         player = Player.objects.filter(pk=player_id, league_id=season.league_id).first()

@@ -150,7 +150,7 @@ class SeasonRaceView(APIView):
         tags=["seasons"],
     )
     def get(self, request, pk):
-        season = Season.objects.filter(pk=pk).only("pk", "results_version").first()
+        season = Season.objects.not_archived().filter(pk=pk).only("pk", "results_version").first()
         if season is None:
             raise NotFoundError("no such season")
         snapshot = (

@@ -372,7 +372,7 @@ class SeasonStandingsView(APIView):
         from scoring import selectors
         from scoring.models import StandingLine
 
-        season = Season.objects.filter(pk=pk).first()
+        season = Season.objects.not_archived().filter(pk=pk).first()
         if season is None:
             raise NotFoundError("no such season")
         detail = _flag(request, "detail")

@@ -182,6 +182,8 @@ def test_an_archived_season_takes_its_nights_and_brackets_out_of_sight_and_back(
     anyone = APIClient()
     teams_season, individual = seeded.ids["season"]
     season = Season.objects.get(pk=teams_season)
+    season_standings_recompute(season_id=teams_season, force=True)
+    standings_before = anyone.get(f"/api/v1/seasons/{teams_season}/standings/").data
     bracket = seeded.ids["bracket"][0]
     league_page = f"/l/{season.league.slug}/"
     season_before = anyone.get(f"/api/v1/seasons/{teams_season}/").data
@@ -197,6 +199,8 @@ def test_an_archived_season_takes_its_nights_and_brackets_out_of_sight_and_back(
     ids = [s["id"] for s in anyone.get("/api/v1/seasons/").data["results"]]
     assert teams_season not in ids and individual in ids
     assert anyone.get(f"/api/v1/seasons/{teams_season}/").status_code == 404
+    assert anyone.get(f"/api/v1/seasons/{teams_season}/standings/").status_code == 404
+    assert anyone.get(f"/api/v1/seasons/{teams_season}/race/").status_code == 404
     assert anyone.get("/api/v1/brackets/").data == []
     assert anyone.get(f"/api/v1/brackets/{bracket}/").status_code == 404
     assert Client().get(f"/brackets/{bracket}/").status_code == 404
@@ -209,6 +213,7 @@ def test_an_archived_season_takes_its_nights_and_brackets_out_of_sight_and_back(
 
     assert owner.post(f"/api/v1/seasons/{teams_season}/restore/").status_code == 200
     assert anyone.get(f"/api/v1/seasons/{teams_season}/").data == season_before
+    assert anyone.get(f"/api/v1/seasons/{teams_season}/standings/").data == standings_before
     assert anyone.get(f"/api/v1/brackets/{bracket}/").data == bracket_before
     assert (
         list(BracketMatch.objects.filter(bracket_id=bracket).values())
