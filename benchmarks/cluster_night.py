@@ -625,36 +625,35 @@ def main() -> int:
     args = parser.parse_args()
     if os.geteuid() != 0:
         raise SystemExit("cluster-night: run as root (it makes network namespaces)")
-    for tool in ("ip", "haproxy", "pgbouncer", "redis-server"):
-        if shutil.which(tool) is None:
-            raise SystemExit(f"cluster-night: {tool} is missing (apt-get install {tool})")
-
     if args.cleanup:
         leftovers_remove()
         return 0
+    for tool in ("ip", "haproxy", "pgbouncer", "redis-server"):
+        if shutil.which(tool) is None:
+            raise SystemExit(f"cluster-night: {tool} is missing (apt-get install {tool})")
     leftovers_remove()
     shutil.rmtree(FOLDER, ignore_errors=True)
     FOLDER.mkdir(mode=0o755)
     folder = FOLDER
     cluster = Cluster(folder, args.sweep_seconds)
-    interrupted = []
 
-    def stop(signum, _frame):
-        interrupted.append(signum)
+    def stop(_signum, _frame):
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    passed = False
     try:
-        return night_run(cluster, args)
+        passed = night_run(cluster, args) == 0
     except KeyboardInterrupt:
         say("interrupted: removing the cluster")
         return 130
     finally:
         cluster.close()
-        if args.keep_logs:
+        if args.keep_logs or not passed:
             say(f"logs kept in {folder}")
         else:
             shutil.rmtree(folder, ignore_errors=True)
+    return 0 if passed else 1
 
 
 def night_run(cluster: Cluster, args) -> int:
@@ -810,8 +809,15 @@ def night_run(cluster: Cluster, args) -> int:
     shown = "not converged" if seconds is None else f"{seconds:.2f} s"
     print(f"  convergence       {shown} after the last hand (limit {CONVERGENCE_LIMIT:.0f} s)")
     print(f"  forced recompute  {'equal' if not differences else 'DIFFERS: ' + str(differences)}")
+    recomputes = {
+        host: (cluster.folder / f"{host}-worker.log")
+        .read_text(errors="replace")
+        .count("recomputed to results version")
+        for host in ("worker1", "worker2")
+    }
+    print(f"  recomputes        {recomputes} (standings snapshots stored, by worker host)")
     print(f"  requests by host  {dict(sorted(errors.requests_by_host.items()))}")
-    print(f"  5xx by host       {dict(sorted(errors.by_host.items())) or '{}'}"
+    print(f"  5xx by host       {dict(sorted(errors.by_host.items())) or '{}'} in the proxy's log"
           f" ({errors.in_flight} in flight on {KILLED[0]})")  # fmt: skip
     print(f"  proxy             {KILLED[0]} marked down with {downs[-1:] or '?'} requests active")
     print(
