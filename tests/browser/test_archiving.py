@@ -47,6 +47,8 @@ def test_archive_undo_and_restore_in_the_workspace(new_phone, live_server, shot,
     assert Night.objects.get(pk=night.pk).archived_at is None
 
     page.goto(f"{live_server.url}/manage/leagues/{season.league_id}/")
+    assert_accessible(page)
+    shot(page, f"league-seasons-{size}")
     page.get_by_role("button", name=f"Archive season {season.name}").click()
     expect(page.locator(".messages li")).to_contain_text(f"Season {season.name} archived")
     page.get_by_role("link", name="Archived", exact=True).click()

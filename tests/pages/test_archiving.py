@@ -16,7 +16,7 @@ from tournaments.models import Bracket
 
 pytestmark = pytest.mark.django_db
 
-UNDO = re.compile(r'<form method="post" action="([^"]+)" class="undo">')
+UNDO = re.compile(r'<form method="post" action="([^"]+)" class="flash-undo">')
 
 
 @pytest.fixture
