@@ -75,7 +75,7 @@ def test_an_organiser_sets_up_a_league_and_settles_a_dispute(
     shot(page, "roster")
 
     # Create a season with the CSL preset, then plan a night
-    page.locator(".crumbs a").first.click()
+    page.locator(".crumbs a:visible").first.click()  # on a phone: the parent, the league
     page.get_by_role("link", name="New season").click()
     page.get_by_label("Name").fill("Winter 2026")
     page.get_by_label("Rulebook").select_option("csl")
