@@ -120,6 +120,13 @@ class Game(models.Model):
             # its rows from the index instead of sorting every game.
             models.Index(fields=["-created_at", "id"], name="game_newest"),
             models.Index(fields=["season", "-created_at", "id"], name="game_season_newest"),
+            # The games still to play of every season, few beside the history: what the beat's
+            # sweep reads to find a race whose games changed (scoring.race_games).
+            models.Index(
+                fields=["season", "id"],
+                condition=Q(status__in=["scheduled", "in_progress"]),
+                name="game_left",
+            ),
         ]
         constraints = [
             models.CheckConstraint(

@@ -4,10 +4,9 @@
   games do not: ``counts_for_standings`` is false for them), each with what the race reads of it:
   the two teams, the four seats, its night and its number of hands. A game starting play stays a
   game left; one finishing leaves it (and changes the results, which the results version tells).
-- *nights*: the season's nights with their date (the race weighs the nearest games first) and,
-  in an individual season, their status: its projected ranks count the nights still to come and
-  the nights under way (a team season's race reads only its games, so a night starting or ending
-  there does not make it due).
+- *nights*: in an individual season, its nights not finished yet, with their date and status:
+  its projected ranks count the nights still to come and the nights under way. (A team season's
+  race reads only its games; their nights' dates, which order them, go with the games.)
 - *games digest*: an MD5 of the games left and the nights, in id order. The race stores the
   digest it was computed from (``StandingSnapshot.race_games``); a season whose digest differs
   has had a game added, moved or removed (through a service, the admin or a restore) since, so
@@ -34,42 +33,48 @@ _GAME_FIELDS = (
     "seat_2_id",
     "seat_3_id",
     "night_id",
+    "night__date",
     "hands_per_game",
 )
-_NIGHT_FIELDS = ("season_id", "pk", "date", "season__format", "status")
+_NIGHTS_NOT_FINISHED = (Night.Status.PLANNED, Night.Status.CHECK_IN, Night.Status.PLAYING)
 _CHUNK = 900
 """Seasons per query, under SQLite's limit of variables in a query."""
+EMPTY_DIGEST = hashlib.md5(b"", usedforsecurity=False).hexdigest()
+"""The games digest of a season with no game left and no night to come."""
 
 
-def games_digests(season_ids: Iterable[int]) -> dict[int, str]:
-    """The games digest of each season of ``season_ids`` (see the module docstring)."""
-    ids = sorted(set(season_ids))
+def games_digests(season_ids: Iterable[int] | None = None) -> dict[int, str]:
+    """The games digest of each season of ``season_ids``; with ``None``, of every season that
+    has a game left or a night to come (any other season's is :data:`EMPTY_DIGEST`). Reads only
+    the games left (a partial index holds them) and the nights not finished: what is left to
+    play, not the history."""
+    games = Game.objects.filter(status__in=GAMES_LEFT_STATUSES, counts_for_standings=True)
+    nights = Night.objects.filter(
+        status__in=_NIGHTS_NOT_FINISHED, season__format=Season.Format.INDIVIDUAL
+    )
     parts: dict[int, list[str]] = defaultdict(list)
-    for start in range(0, len(ids), _CHUNK):
-        chunk = ids[start : start + _CHUNK]
-        games = (
-            Game.objects.filter(
-                season_id__in=chunk, status__in=GAMES_LEFT_STATUSES, counts_for_standings=True
-            )
-            .order_by("season_id", "pk")
-            .values_list(*_GAME_FIELDS)
-        )
-        for season_id, *fields in games:
-            parts[season_id].append("g" + ",".join(map(str, fields)))
-        nights = (
-            Night.objects.filter(season_id__in=chunk)
-            .order_by("season_id", "pk")
-            .values_list(*_NIGHT_FIELDS)
-        )
-        for season_id, pk, date, season_format, status in nights:
-            shown = status if season_format == Season.Format.INDIVIDUAL else ""
-            parts[season_id].append(f"n{pk},{date},{shown}")
+    if season_ids is None:
+        _read(parts, games, nights)
+        ids: list[int] = sorted(parts)
+    else:
+        ids = sorted(set(season_ids))
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            _read(parts, games.filter(season_id__in=chunk), nights.filter(season_id__in=chunk))
     return {
         season_id: hashlib.md5(
             ";".join(parts[season_id]).encode(), usedforsecurity=False
         ).hexdigest()
         for season_id in ids
     }
+
+
+def _read(parts: dict[int, list[str]], games, nights) -> None:
+    for season_id, *fields in games.order_by("season_id", "pk").values_list(*_GAME_FIELDS):
+        parts[season_id].append("g" + ",".join(map(str, fields)))
+    rows = nights.order_by("season_id", "pk").values_list("season_id", "pk", "date", "status")
+    for season_id, *fields in rows:
+        parts[season_id].append("n" + ",".join(map(str, fields)))
 
 
 def games_digest(season_id: int) -> str:

@@ -38,7 +38,7 @@ from scoring import jobs
 from scoring.domain.season_totals import stats_line_digest
 from scoring.domain.standings import SeasonRules
 from scoring.models import ResultChange, StandingGame, StandingLine, StandingSnapshot
-from scoring.race_games import games_digests
+from scoring.race_games import EMPTY_DIGEST, games_digests
 from scoring.standings.shares import ranked_games
 from scoring.standings.values import Computed, snapshot_values
 
@@ -363,10 +363,12 @@ def stale_race_season_ids() -> list[int]:
     removed: the games digest of :mod:`scoring.race_games` differs)."""
     behind = Q(race_version__isnull=True) | Q(race_version__lt=F("results_version"))
     stale = set(StandingSnapshot.objects.filter(behind).values_list("season_id", flat=True))
-    computed = dict(StandingSnapshot.objects.exclude(behind).values_list("season_id", "race_games"))
-    current = games_digests(computed)
+    computed = StandingSnapshot.objects.exclude(behind).values_list("season_id", "race_games")
+    current = games_digests()  # what is left to play, of every season
     stale.update(
-        season_id for season_id, digest in computed.items() if current[season_id] != digest
+        season_id
+        for season_id, digest in computed
+        if current.get(season_id, EMPTY_DIGEST) != digest
     )
     return sorted(stale)
 
