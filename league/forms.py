@@ -234,6 +234,15 @@ class UsualRoundsForm(forms.Form):
     )
 
 
+class PartnerBalanceForm(forms.Form):
+    balance_partner_strength = forms.BooleanField(
+        required=False,
+        label="Balance partners by strength",
+        help_text="Among rotations equally good for the night and the season, choose the one that "
+        "makes each player's average partner rating most even (the ratings of the standings).",
+    )
+
+
 class NightForm(forms.Form):
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     venue = forms.CharField(max_length=120, required=False)

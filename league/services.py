@@ -550,6 +550,32 @@ def season_set_usual_rounds(*, season: Season, rounds: int | None, user=None) ->
     return season
 
 
+def season_set_partner_balance(*, season: Season, is_on: bool, user=None) -> Season:
+    """Turn on or off the balance of partner strength in an individual season's rotations
+    (``Season.balance_partner_strength``): nights planned from now on weigh it. Audited."""
+    if season.format != Season.Format.INDIVIDUAL:
+        raise DomainError(
+            "partners are fixed in a team season; only rotating partners can be balanced",
+            field="balance_partner_strength",
+        )
+    with transaction.atomic():
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        before = season.balance_partner_strength
+        if before == is_on:
+            return season
+        season.balance_partner_strength = is_on
+        season.save(update_fields=["balance_partner_strength"])
+        audit_record(
+            league=season.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action="season.balance_partner_strength",
+            target=season,
+            before={"balance_partner_strength": before},
+            after={"balance_partner_strength": is_on},
+        )
+    return season
+
+
 def invitation_create(*, league: League, user, email: str = ""):
     """The owner invites a co-organiser: a one-time secret link to pass on."""
     import secrets

@@ -34,6 +34,11 @@ urlpatterns = [
     path("seasons/<int:pk>/nights/", views.nights, name="nights"),
     path("seasons/<int:pk>/nights/series/", views.nights_recurring, name="nights-recurring"),
     path("seasons/<int:pk>/usual-rounds/", views.season_usual_rounds, name="usual-rounds"),
+    path(
+        "seasons/<int:pk>/partner-balance/",
+        views.season_partner_balance,
+        name="partner-balance",
+    ),
     path("seasons/<int:pk>/audit/", views.audit_trail, name="audit"),
     path("seasons/<int:pk>/nights.ics", views.nights_ical, name="nights-ical"),
 ]

@@ -36,6 +36,7 @@ from league.forms import (
     InvitationForm,
     LeagueForm,
     NightForm,
+    PartnerBalanceForm,
     PlayerForm,
     RecurringNightsForm,
     RosterImportForm,
@@ -499,6 +500,9 @@ def _nights_context(season, **extra):
             initial={"starts_on": first, "weekday": str(first.weekday())}, prefix="series"
         ),
         "rounds_form": UsualRoundsForm(initial={"usual_rounds": season.usual_rounds}),
+        "balance_form": PartnerBalanceForm(
+            initial={"balance_partner_strength": season.balance_partner_strength}
+        ),
         **extra,
     }
 
@@ -557,6 +561,30 @@ def season_usual_rounds(request, pk: int):
             messages.success(request, "Saved the usual rounds of a night.")
             return redirect("manage:nights", pk=season.pk)
     context = _nights_context(season, rounds_form=form)
+    return render(request, "manage/nights.html", context, status=400)
+
+
+@workspace
+@require_POST
+def season_partner_balance(request, pk: int):
+    """Turn the individual season's partner-strength balance on or off (a checkbox)."""
+    season = access.season_for_organiser(user=request.user, pk=pk)
+    form = PartnerBalanceForm(request.POST)
+    if form.is_valid():
+        is_on = form.cleaned_data["balance_partner_strength"]
+        try:
+            services.season_set_partner_balance(season=season, is_on=is_on, user=request.user)
+        except DomainError as error:
+            form_error(form, error)
+        else:
+            messages.success(
+                request,
+                "Partners are balanced by strength from the next plan on."
+                if is_on
+                else "Partners are no longer balanced by strength.",
+            )
+            return redirect("manage:nights", pk=season.pk)
+    context = _nights_context(season, balance_form=form)
     return render(request, "manage/nights.html", context, status=400)
 
 

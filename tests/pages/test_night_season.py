@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from league.models import Season
-from tests.factories import PlayerFactory
+from league.models import AuditEntry, Season
+from tests.factories import PlayerFactory, SeasonFactory
 from tests.pages.night_desk import flashes, post
 from tests.pages.test_night_constraints import NAMES, plan_form, words
 from tournaments.models import NightPlan, Seat
@@ -71,3 +71,32 @@ def test_a_season_created_with_partners_balanced_by_strength(organiser_client, l
         },
     )
     assert Season.objects.get(name="Balanced").balance_partner_strength is True
+
+
+def test_the_balance_is_turned_on_and_off_on_the_nights_page(organiser_client, night):
+    season = night.season
+    page = organiser_client.get(reverse("manage:nights", args=[season.pk])).content.decode()
+    assert 'name="balance_partner_strength"' in page
+    url = reverse("manage:partner-balance", args=[season.pk])
+    response = organiser_client.post(url, {"balance_partner_strength": "on"}, follow=True)
+    assert [str(m) for m in response.context["messages"]] == [
+        "Partners are balanced by strength from the next plan on."
+    ]
+    season.refresh_from_db()
+    assert season.balance_partner_strength is True
+    assert AuditEntry.objects.filter(action="season.balance_partner_strength").count() == 1
+    organiser_client.post(url, {})
+    season.refresh_from_db()
+    assert season.balance_partner_strength is False
+
+
+def test_a_team_season_has_no_partners_to_balance(organiser_client, league):
+    season = SeasonFactory(league=league, format=Season.Format.TEAMS, rulebook__slug="standard")
+    page = organiser_client.get(reverse("manage:nights", args=[season.pk])).content.decode()
+    assert 'name="balance_partner_strength"' not in page
+    url = reverse("manage:partner-balance", args=[season.pk])
+    response = organiser_client.post(url, {"balance_partner_strength": "on"})
+    assert response.status_code == 400
+    assert "partners are fixed in a team season" in response.content.decode()
+    season.refresh_from_db()
+    assert season.balance_partner_strength is False
