@@ -3,3 +3,4 @@
 from tournaments.models.brackets import *  # noqa: F403
 from tournaments.models.rotations import *  # noqa: F403
 from tournaments.models.tables import *  # noqa: F403
+from tournaments.models.money import *  # noqa: F403
