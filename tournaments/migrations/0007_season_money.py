@@ -6,25 +6,50 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0007_season_balance_partner_strength'),
-        ('tournaments', '0006_table_card'),
+        ("league", "0007_season_balance_partner_strength"),
+        ("tournaments", "0006_table_card"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SeasonMoney',
+            name="SeasonMoney",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rules', models.JSONField(help_text='The money rules; see tournaments.domain.pot.MoneyRules.')),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('season', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='money', to='league.season')),
-                ('updated_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "rules",
+                    models.JSONField(
+                        help_text="The money rules; see tournaments.domain.pot.MoneyRules."
+                    ),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "season",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="money",
+                        to="league.season",
+                    ),
+                ),
+                (
+                    "updated_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'season money',
+                "verbose_name_plural": "season money",
             },
         ),
     ]
