@@ -142,8 +142,22 @@ def test_the_waiting_page_moves_on_by_itself_with_htmx(organiser_client, night, 
     assert polled["HX-Redirect"] == f"/t/{game_at(night, 1, 1).captain_token}/"
 
 
-def test_an_unknown_table_link_is_not_found(client):
-    assert client.get("/tables/not-a-real-token/").status_code == 404
+def test_a_wrong_table_link_is_a_guess_like_a_wrong_captain_link(
+    client, organiser_client, night, roster, settings, one_minute
+):
+    settings.CAPTAIN_TOKEN_GUESSES_PER_MINUTE = "3/m"
+    publish(organiser_client, night, roster[:4], 2)
+    card = tents(organiser_client, night)[1]
+    for _ in range(4):  # a right link is never counted
+        assert client.get(card, REMOTE_ADDR=one_minute).status_code == 200
+    for guess in range(3):
+        wrong = client.get(f"/tables/guess-{guess}/", REMOTE_ADDR=one_minute)
+        assert wrong.status_code == 404
+        assert "This score-card link doesn't work" in wrong.content.decode()
+    over = client.get("/t/guess-3/", REMOTE_ADDR=one_minute)  # the same budget as /t/ links
+    assert over.status_code == 429 and 1 <= int(over["Retry-After"]) <= 60
+    assert client.get("/tables/guess-4/", REMOTE_ADDR=one_minute).status_code == 429
+    assert client.get(card, REMOTE_ADDR=one_minute).status_code == 200
 
 
 def test_tents_are_the_organisers_and_cards_carry_each_players_seats(
