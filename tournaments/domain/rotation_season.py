@@ -17,7 +17,8 @@ The choice is ordered: first the night's own quality (never made worse, constrai
 then season repeats (partners weigh most, then sit-outs, then opponents: each counted by how
 often the pair or player already had it, growing faster than the count so that a third
 partnership costs more than two second ones), then, with the balance option, the spread of
-partner strength. The search is a seeded annealing over swaps of two players' places.
+partner strength among the plans whose season partners and sit-outs are as few (it may trade
+season opponents for it). The search is a seeded annealing over swaps of two players' places.
 """
 
 from __future__ import annotations
@@ -132,9 +133,9 @@ class SeasonFit(LabelFit):
             (total - rating) / (size - 1) if size > 1 else rating for rating in ratings or ()
         ]
 
-    def _season_cost(self, player: int, other: int) -> int:
+    def _season_cost(self, player: int, other: int) -> tuple[int, int]:
         """The season cost of ``player``'s place (pairs with ``other`` left out: a swap of the
-        two keeps them)."""
+        two keeps them): partners and sit-outs, then opponents."""
         size = self.size
         place = self.chart_of[player]
         player_at = self.player_at
@@ -145,15 +146,20 @@ class SeasonFit(LabelFit):
             mate = player_at[mate_place]
             if mate != other:
                 cost += SEASON_WEIGHT_PARTNER * _step(partners[row + mate])
+        sat_out = self.season_sit_outs[player]
+        for extra in range(self.byes[place]):
+            cost += SEASON_WEIGHT_SIT_OUT * _step(sat_out + extra)
+        opposing = 0
         opponents = self.season_opponents
         for mate_place in self.place_opponents[place]:
             mate = player_at[mate_place]
             if mate != other:
-                cost += SEASON_WEIGHT_OPPONENT * _step(opponents[row + mate])
-        sat_out = self.season_sit_outs[player]
-        for extra in range(self.byes[place]):
-            cost += SEASON_WEIGHT_SIT_OUT * _step(sat_out + extra)
-        return cost
+                opposing += SEASON_WEIGHT_OPPONENT * _step(opponents[row + mate])
+        return cost, opposing
+
+    def _pair_season_cost(self, a: int, b: int) -> tuple[int, int]:
+        first, second = self._season_cost(a, b), self._season_cost(b, a)
+        return first[0] + second[0], first[1] + second[1]
 
     def _strength(self, player: int) -> float:
         """(average partner rating − everyone else's mean rating)² of ``player``, tonight's
@@ -188,14 +194,15 @@ class SeasonFit(LabelFit):
         return self._player_cost(a, b) + self._player_cost(b, a) + self._group_cost((a, b))
 
     def search(self, generator: random.Random, moves: int, *, balance: bool) -> None:
-        """Swap places: never worse for the night; annealing on the season cost; with
-        ``balance``, strength only among swaps that leave the season cost as it is."""
+        """Swap places, never worse for the night. Without ``balance``: annealing on the season
+        cost. With it: partner strength among swaps that leave the season's partners and
+        sit-outs as they are (season opponents break ties)."""
         size = self.size
         if size < 2:
             return
         use_strength = balance and self.ratings is not None
         start_temperature, end_temperature = 6.0, 0.3
-        best = (0, 0, 0.0)  # costs relative to the plan as it comes in
+        best = (0, 0, 0.0, 0)  # night, repeats, strength, opponents: relative to the start
         best_places = list(self.chart_of)
         current = best
         for move in range(moves):
@@ -206,11 +213,13 @@ class SeasonFit(LabelFit):
             if self.chart_of[a] == self.chart_of[b]:
                 continue
             night_before = self._night_cost(a, b)
-            season_before = self._season_cost(a, b) + self._season_cost(b, a)
+            repeats_before, opposing_before = self._pair_season_cost(a, b)
             touched = self._touched(a, b) if use_strength else set()
             self._swap(a, b)
             night_delta = self._night_cost(a, b) - night_before
-            season_delta = self._season_cost(a, b) + self._season_cost(b, a) - season_before
+            repeats_after, opposing_after = self._pair_season_cost(a, b)
+            repeats_delta = repeats_after - repeats_before
+            opposing_delta = opposing_after - opposing_before
             strength_delta = 0.0
             if use_strength:
                 touched |= self._touched(a, b)
@@ -218,24 +227,36 @@ class SeasonFit(LabelFit):
                 self._swap(a, b)
                 strength_delta = strength_after - self._strength_of(touched)
                 self._swap(a, b)
-            accept = night_delta < 0 or (
-                night_delta == 0
-                and (
-                    season_delta < 0
-                    or (season_delta == 0 and strength_delta <= 1e-9)
-                    or (
-                        not use_strength
-                        and generator.random() < math.exp(-season_delta / temperature)
+                accept = night_delta < 0 or (
+                    night_delta == 0
+                    and (
+                        repeats_delta < 0
+                        or (
+                            repeats_delta == 0
+                            and (
+                                strength_delta < -1e-9
+                                or (strength_delta <= 1e-9 and opposing_delta <= 0)
+                            )
+                        )
                     )
                 )
-            )
+            else:
+                season_delta = repeats_delta + opposing_delta
+                accept = night_delta < 0 or (
+                    night_delta == 0
+                    and (
+                        season_delta <= 0
+                        or generator.random() < math.exp(-season_delta / temperature)
+                    )
+                )
             if not accept:
                 self._swap(a, b)
                 continue
             current = (
                 current[0] + night_delta,
-                current[1] + season_delta,
+                current[1] + repeats_delta + (0 if use_strength else opposing_delta),
                 current[2] + strength_delta,
+                current[3] + (opposing_delta if use_strength else 0),
             )
             if current < best:
                 best, best_places = current, list(self.chart_of)
