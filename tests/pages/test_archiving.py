@@ -124,3 +124,25 @@ def test_another_leagues_organiser_cannot_archive_restore_or_see_the_list(seeded
     assert not Bracket.objects.exclude(archived_at=None).exists()
     assert not AuditEntry.objects.filter(action__endswith="archive").exists()
     assert stranger.get(f"/manage/nights/{night}/archive/").status_code == 405
+
+
+def test_the_admin_deletes_no_night_season_or_bracket(seeded, django_user_model):
+    """Deleting is not archiving: the admin offers neither the delete page nor the bulk delete
+    action for a night, a season or a bracket (nor a night's plan, rounds and seats)."""
+    admin = Client()
+    admin.force_login(django_user_model.objects.create_superuser("root", password="x" * 12))
+    night, season, bracket = (seeded.ids[kind][0] for kind in ("night", "season", "bracket"))
+    for path in (
+        f"/admin/league/night/{night}/delete/",
+        f"/admin/league/season/{season}/delete/",
+        f"/admin/tournaments/bracket/{bracket}/delete/",
+    ):
+        assert admin.get(path).status_code == 403, path
+        assert admin.post(path, {"post": "yes"}).status_code == 403, path
+    for changelist in ("league/night", "league/season", "tournaments/bracket", "tournaments/seat"):
+        page = admin.get(f"/admin/{changelist}/")
+        assert page.status_code == 200
+        assert "delete_selected" not in page.content.decode(), changelist
+    assert Night.objects.filter(pk=night).exists()
+    assert Season.objects.filter(pk=season).exists()
+    assert Bracket.objects.filter(pk=bracket).exists()
