@@ -36,3 +36,17 @@ def test_scheduled_games_reach_the_race_through_a_real_worker(
     )
     assert race["by_name"]["Aces"]["clinched"] is False
     assert race["by_name"]["Clubs"]["eliminated"] is False
+    # A second race asked for by the second game may still wait its countdown: let the worker
+    # finish it before the database is flushed for the next test.
+    wait_for(worker_idle)
+
+
+def worker_idle() -> bool:
+    from config.celery import app
+    from tests.integration.conftest import worker_name
+
+    name = worker_name("test-worker")
+    inspect = app.control.inspect(destination=[name], timeout=2)
+    return not any(
+        (getattr(inspect, kind)() or {}).get(name) for kind in ("active", "reserved", "scheduled")
+    )
