@@ -59,9 +59,13 @@ def league_for_organiser(*, user, pk: int) -> League:
 
 
 def season_for_organiser(*, user, pk: int) -> Season:
-    season = Season.objects.select_related("league", "rulebook").filter(pk=pk).first()
+    """A season its league's organisers may work on: not archived (an archived one is found on
+    the league's Archived page, through ``tournaments.services.archiving``, and restored)."""
+    season = (
+        Season.objects.not_archived().select_related("league", "rulebook").filter(pk=pk).first()
+    )
     if season is None:
-        raise NotFoundError("no such season")
+        raise NotFoundError("no such season (an archived one is restored from Archived first)")
     require_league_organiser(user=user, league_id=season.league_id)
     return season
 

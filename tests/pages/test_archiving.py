@@ -75,6 +75,9 @@ def test_the_archived_list_restores_a_season(seeded, owner):
     assert f"Season {season.name} archived" in body
     assert f'href="/manage/seasons/{season.pk}/"' not in body  # off the league's season list
     assert season.name not in Client().get(f"/l/{season.league.slug}/").content.decode()
+    for workspace_page in ("", "nights/", "teams/", "audit/"):  # out of the workspace too
+        path = f"/manage/seasons/{season.pk}/{workspace_page}"
+        assert owner.get(path).status_code == 404, path
 
     page = owner.get(archived_page).content.decode()
     assert season.name in page
@@ -85,6 +88,7 @@ def test_the_archived_list_restores_a_season(seeded, owner):
     assert f"Season {season.name} restored" in body
     assert "Nothing is archived." in body  # back on the archived list, now empty
     assert season.name in Client().get(f"/l/{season.league.slug}/").content.decode()
+    assert owner.get(f"/manage/seasons/{season.pk}/").status_code == 200
     # A restore of what is in use says so and changes nothing.
     body = follow(owner, owner.post(f"/manage/seasons/{season.pk}/restore/"))
     assert "this season is not archived" in body
