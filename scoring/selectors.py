@@ -301,7 +301,7 @@ def night_games(*, night) -> list[Game]:
 
 def player_games(*, player, limit: int = 50) -> list[Game]:
     """A player's most recent games in any season, newest first, with their season, teams and
-    seated players.
+    seated players; none of an archived season or night.
 
     The games are read alone, their teams and players after them by id: one join of the game
     with its season, two teams and four players cost PostgreSQL more to plan (10 ms at 100,000
@@ -314,6 +314,7 @@ def player_games(*, player, limit: int = 50) -> list[Game]:
         Game.objects.filter(
             Q(seat_0=player) | Q(seat_1=player) | Q(seat_2=player) | Q(seat_3=player)
         )
+        .filter(Q(night=None) | Q(night__archived_at=None), season__archived_at=None)
         .select_related("season")
         .order_by("-created_at", "-pk")[:limit]
     )
