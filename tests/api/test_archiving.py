@@ -75,7 +75,7 @@ def wins_of(rows, name) -> int:
 def test_an_archived_night_leaves_lists_pages_and_standings_and_comes_back_exactly(
     organiser, organiser_api, api, played, django_capture_on_commit_callbacks
 ):
-    season, night, _tonight = played
+    season, night, tonight = played
     league_page = f"/l/{season.league.slug}/"
     season_page = f"{league_page}s/{season.pk}/"
     night_page = f"{season_page}nights/{night.pk}/"
@@ -88,6 +88,8 @@ def test_an_archived_night_leaves_lists_pages_and_standings_and_comes_back_exact
     ]
     assert f"nights/{night.pk}/" in public(season_page)
     public(night_page)
+    player_page = f"{league_page}players/{tonight[0].seat_0_id}/"
+    assert tonight[0].pk in [game.pk for game in Client().get(player_page).context["games"]]
 
     with django_capture_on_commit_callbacks(execute=True):
         archived = organiser_api.post(f"/api/v1/nights/{night.pk}/archive/", {"reason": "wrong"})
@@ -101,6 +103,8 @@ def test_an_archived_night_leaves_lists_pages_and_standings_and_comes_back_exact
     assert f"nights/{night.pk}/" not in public(league_page)
     assert Client().get(night_page).status_code == 404
     assert Client().get(f"/nights/{night.pk}/").status_code == 404
+    listed = Client().get(player_page).context["games"]
+    assert tonight[0].pk not in [game.pk for game in listed]
     rows_archived = standings_rows(api, season)
     assert wins_of(rows_archived, "Aces") == 3
     assert wins_of(rows_archived, "Bowers") == 2
