@@ -317,6 +317,10 @@ LOG_FORMAT = os.environ.get("LOG_FORMAT") or ("json" if DATABASE_URL and not DEB
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+TASK_LOG_LEVEL = os.environ.get(
+    "CELERY_LOG_LEVEL",
+    "WARNING" if CELERY_TASK_ALWAYS_EAGER else os.environ.get("LOG_LEVEL", "INFO"),
+)
     "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
     "formatters": {
         "json": {
@@ -342,15 +346,13 @@ LOGGING = {
         "django.request": {"level": os.environ.get("LOG_LEVEL", "INFO")},
         "django.security": {"level": os.environ.get("LOG_LEVEL", "INFO")},
         "django.db.backends": {"level": "WARNING"},
-        # Celery logs a line per task at INFO ("Task … succeeded"): with eager tasks (the
-        # embedded shape) that is a line per hand in the console, so there it logs warnings and
-        # errors only, unless CELERY_LOG_LEVEL asks for more. A worker keeps LOG_LEVEL.
-        "celery": {
-            "level": os.environ.get(
-                "CELERY_LOG_LEVEL",
-                "WARNING" if CELERY_TASK_ALWAYS_EAGER else os.environ.get("LOG_LEVEL", "INFO"),
-            )
-        },
+        # Celery logs a line per task at INFO ("Task … succeeded"), and so do the standings
+        # recomputes ("standings of season 4 recomputed …", with the request id): with eager
+        # tasks (the embedded shape) that is a line per hand in the console, so there they log
+        # warnings and errors only, unless CELERY_LOG_LEVEL asks for more. A worker keeps
+        # LOG_LEVEL.
+        "celery": {"level": TASK_LOG_LEVEL},
+        "scoring.tasks": {"level": TASK_LOG_LEVEL},
     },
 }
 

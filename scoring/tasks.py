@@ -134,7 +134,7 @@ def recompute_season_standings(season_id: int) -> int | None:
         snapshot = standings.season_standings_recompute(season_id=season_id)
     seconds = time.perf_counter() - started
     if snapshot is None:
-        logger.info("standings of season %s already current (%.3f s)", season_id, seconds)
+        logger.debug("standings of season %s already current (%.3f s)", season_id, seconds)
         return None
     logger.info(
         "standings of season %s recomputed to results version %s in %.3f s",

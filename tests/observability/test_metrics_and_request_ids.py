@@ -59,11 +59,15 @@ def request_id_of(line: str) -> str:
 
 @pytest.fixture
 def console():
-    """What the site's own console handler (settings.LOGGING) writes during the test."""
+    """What the site's own console handler (settings.LOGGING) writes during the test, with the
+    jobs' loggers at INFO, as on a worker (the embedded shape keeps them to warnings)."""
     (handler,) = [h for h in logging.getLogger().handlers if h.name == "console"]
-    written = io.StringIO()
+    jobs = logging.getLogger("scoring.tasks")
+    written, level = io.StringIO(), jobs.level
     previous = handler.setStream(written)
+    jobs.setLevel(logging.INFO)
     yield written
+    jobs.setLevel(level)
     handler.setStream(previous)
 
 
@@ -230,7 +234,12 @@ def test_production_logs_are_json_lines_with_the_request_id():
         "logging.getLogger('scoring.tasks').info('standings of season %s recomputed', 3, "
         "extra={'season_id': 3})"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_FORMAT": "json"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_FORMAT": "json",
+        "CELERY_LOG_LEVEL": "INFO",  # the jobs' lines, as a worker logs them
+    }
     done = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
     )
