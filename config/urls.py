@@ -32,6 +32,7 @@ from scoring.manage import urls as scoring_workspace
 from tournaments.api import bracket_urls as bracket_api
 from tournaments.api import night_urls as night_api
 from tournaments.api.fairness import SeasonFairnessView
+from tournaments.api.money import NightPotView, SeasonMoneyView
 
 router = IdRouter()
 # Games first: a request is matched against the routes in order, and the hand POST is the
@@ -59,6 +60,8 @@ urlpatterns = [
         SeasonFairnessView.as_view(),
         name="season-fairness",
     ),
+    path("api/v1/seasons/<int:pk>/money/", SeasonMoneyView.as_view(), name="season-money-api"),
+    path("api/v1/nights/<int:pk>/pot/", NightPotView.as_view(), name="night-pot-api"),
     path(
         "api/v1/seasons/<int:pk>/standing-rules/",
         SeasonStandingRulesView.as_view(),

@@ -7,4 +7,5 @@ urlpatterns = [
     path("", include("tournaments.views.night_urls")),
     path("", include("tournaments.views.fairness_urls")),
     path("", include("tournaments.views.archiving_urls")),
+    path("", include("tournaments.views.money_urls")),
 ]

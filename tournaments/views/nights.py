@@ -40,9 +40,11 @@ from scoring.models import Game
 from scoring.selectors import night_race_stakes
 from tournaments.domain.rotation import full_cycle_length
 from tournaments.models import NightPlan, PlannedRound
+from tournaments.selectors.money import night_pot_public
 from tournaments.selectors.night_rounds import night_default_rounds
 from tournaments.services import nights as services
 from tournaments.services import tables as table_services
+from tournaments.views.money import payouts_context
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 
@@ -60,6 +62,12 @@ def _organiser_night(request, pk: int):
         raise Http404(error.message) from error
     except AccessDeniedError as error:
         raise PermissionDenied(error.message) from error
+
+
+def _public_night_payouts(night) -> dict | None:
+    """The night's payouts while its organiser made the season's money public, else ``None``."""
+    named = night_pot_public(night=night)
+    return None if named is None else payouts_context(named)
 
 
 def _public_night(pk: int):
@@ -575,6 +583,7 @@ def night_public(request, pk: int):
             "schedule": schedule,
             "next_round": next_round,
             "game_length": services.night_game_length(night=night),
+            "payouts": _public_night_payouts(night),
         },
     )
     patch_vary_headers(response, ["HX-Request"])
