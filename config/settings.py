@@ -99,16 +99,14 @@ TEMPLATES = [
 # Database: SQLite by default (WAL so readers never block the one writer; IMMEDIATE so a write
 # transaction takes the write lock at BEGIN instead of failing mid-way with "database is locked").
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
-if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
 DATABASE_POOLING = os.environ.get("DATABASE_POOLING", "session").strip().lower() or "session"
 """``transaction`` when DATABASE_URL names a transaction-pooling PgBouncer: each transaction may
 run on another server connection, so nothing may outlive one (README: How to scale out)."""
 if DATABASE_POOLING not in {"session", "transaction"}:
     raise RuntimeError(f"DATABASE_POOLING is session or transaction, not {DATABASE_POOLING!r}")
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-else:
-    DATABASES = {
     # Statements are bound on the client and never prepared on the server (Django's default
     # cursor, said here so that no option turns it on): a prepared statement lives in one server
     # session, which a transaction pooler hands to another client after each transaction.
@@ -118,6 +116,8 @@ else:
     # Behind a transaction pooler, QuerySet.iterator() must not open a server-side cursor (Django
     # declares it WITH HOLD outside a transaction: it would outlive the transaction).
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = DATABASE_POOLING == "transaction"
+else:
+    DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
@@ -269,6 +269,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI and ReDoc from the installed sidecar package: the docs work offline, no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
+    # No deep links: Swagger UI would put each operation's link inside its expand button (a
+    # control nested in a control, which screen readers cannot reach).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
@@ -314,13 +317,13 @@ SILENCED_SYSTEM_CHECKS = ["security.W021"] if not SECURE_HSTS_PRELOAD else []
 # DATABASE_URL with DEBUG off) unless LOG_FORMAT says "text", text otherwise. Workers use the same
 # configuration (config.celery).
 LOG_FORMAT = os.environ.get("LOG_FORMAT") or ("json" if DATABASE_URL and not DEBUG else "text")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
 TASK_LOG_LEVEL = os.environ.get(
     "CELERY_LOG_LEVEL",
     "WARNING" if CELERY_TASK_ALWAYS_EAGER else os.environ.get("LOG_LEVEL", "INFO"),
 )
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
     "formatters": {
         "json": {
