@@ -33,7 +33,7 @@ from functools import partial
 from typing import Any
 
 import scoring.standings.shares as stored_shares
-from league.models import Player, Season, Team
+from league.models import Attendance, Player, Season, Team
 from scoring.domain.ratings import RatingSettings, RatingState, rating_rows, ratings_after
 from scoring.domain.season_totals import (
     Counted,
@@ -43,7 +43,7 @@ from scoring.domain.season_totals import (
     buchholz_changes,
 )
 from scoring.domain.standings import GameRecord, SideTally, compute_standings
-from scoring.models import StandingLine, StandingSnapshot
+from scoring.models import Game, StandingLine, StandingSnapshot
 
 KIND = StandingLine.Kind
 
@@ -139,13 +139,33 @@ def _names(season: Season, entrants: Iterable[int], *, is_teams: bool) -> dict[i
 
 
 def _entrants(season: Season, names: dict[int, str], totals: SeasonTotals) -> list[int]:
-    """Who is ranked: in a team season every team not withdrawn (named in ``names``), and in
-    any season whoever has a game."""
+    """Who is listed: in a team season every team not withdrawn (named in ``names``); in an
+    individual season whoever has a counted game, and also whoever was checked in on one of its
+    nights or is seated in one of its games not yet finished (listed unranked until a game of
+    theirs counts), each added to ``names``."""
     if season.format == Season.Format.TEAMS:
         teams = list(season.teams.filter(is_withdrawn=False).values_list("pk", "name"))
         names.update(dict(teams))
         return [pk for pk, _name in teams]
-    return list(totals.records)
+    listed = list(totals.records)
+    waiting = set(_season_players(season)) - set(listed)
+    if waiting:
+        names.update(_names(season, waiting, is_teams=False))
+        listed.extend(sorted(waiting))
+    return listed
+
+
+def _season_players(season: Season) -> list[int]:
+    """Players checked in on a night of the season, or seated in one of its games (one query)."""
+    games = Game.objects.filter(season=season).exclude(status=Game.Status.VOIDED)
+    games = games.exclude(night__archived_at__isnull=False)
+    seated = [games.order_by().values_list(f"seat_{seat}_id") for seat in range(4)]
+    checked_in = (
+        Attendance.objects.filter(night__season=season, night__archived_at__isnull=True)
+        .order_by()
+        .values_list("player_id")
+    )
+    return [pk for (pk,) in checked_in.union(*seated)]
 
 
 # --------------------------------------------------------------------------------------------

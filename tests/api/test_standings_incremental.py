@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from league.errors import DomainError
-from league.models import Player, Season, Team
+from league.models import Attendance, Player, Season, Team
 from scoring import selectors, services
 from scoring.domain.ratings import compute_ratings
 from scoring.domain.standings import GameRecord, SideTally, compute_standings
@@ -99,7 +99,19 @@ def reference_parts(season: Season) -> dict:
         names.update(dict(roster))
         entrants = [pk for pk, _name in roster]
     else:
-        names = dict(Player.objects.filter(pk__in=seen).values_list("pk", "name"))
+        # Listed too: whoever is seated in a game of the season not voided, or checked in on one
+        # of its nights (an archived night's neither).
+        seated = (
+            Game.objects.filter(season=season)
+            .exclude(status=Game.Status.VOIDED)
+            .exclude(night__archived_at__isnull=False)
+            .values_list("seat_0_id", "seat_1_id", "seat_2_id", "seat_3_id")
+        )
+        checked_in = Attendance.objects.filter(
+            night__season=season, night__archived_at__isnull=True
+        ).values_list("player_id", flat=True)
+        listed = seen | {pk for seats in seated for pk in seats} | set(checked_in)
+        names = dict(Player.objects.filter(pk__in=listed).values_list("pk", "name"))
         entrants = list(names)
     nights: dict = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
     for r in records:

@@ -474,18 +474,31 @@ def test_close_win_percentages_are_shown_with_enough_decimals():
 
 
 def test_a_single_entrant_and_an_empty_season():
-    alone = compute_standings([], SeasonRules(), entrants=[9])
-    assert [(row.rank, row.entrant, row.games, row.reason) for row in alone.rows] == [
-        (1, 9, 0, "the only ranked entrant")
+    # Listed with no result yet (checked in, or its first game still being played): unranked.
+    waiting = compute_standings([], SeasonRules(), entrants=[9])
+    assert [(row.rank, row.entrant, row.games, row.reason) for row in waiting.rows] == [
+        (None, 9, 0, "unranked: no game finished yet")
     ]
-    assert alone.rows[0].win_pct == 0.0
+    assert waiting.rows[0].win_pct == 0.0
+    alone = compute_standings([game(1, 9, 8, 10, 4)], SeasonRules(), entrants=[9, 7])
+    assert [(row.rank, row.entrant, row.games, row.reason) for row in alone.rows] == [
+        (1, 9, 1, "ahead of #8 on win percentage (1.000 to 0.000)"),
+        (2, 8, 1, "behind #9 on win percentage (0.000 to 1.000)"),
+        (None, 7, 0, "unranked: no game finished yet"),
+    ]
     assert compute_standings([], SeasonRules()).rows == ()
 
 
 def test_roster_entrants_without_games_are_listed():
     standings = compute_standings([game(1, 1, 2, 10, 4)], SeasonRules(), entrants=[1, 2, 3])
-    assert order_of(standings) == [1, 3, 2]  # 0-0 has a win percentage of 0, like 0-1
-    assert standings.row(3).games == 0
+    # Listed after those with a result, unranked (it was ranked above 2, whose 0-1 is worse
+    # on point difference than no game at all).
+    assert order_of(standings) == [1, 2, 3]
+    assert (standings.row(3).rank, standings.row(3).games, standings.row(3).qualified) == (
+        None,
+        0,
+        False,
+    )
 
 
 def test_snapshot_round_trips_through_json():

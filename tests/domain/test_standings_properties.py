@@ -100,7 +100,15 @@ def test_the_ranking_is_a_permutation_with_ranks_one_to_n(season, rules):
     assert [row.rank for row in ranked] == list(range(1, len(ranked) + 1))
     assert standings.rows[: len(ranked)] == tuple(ranked)
     assert all(row.rank is None for row in standings.rows[len(ranked) :])
-    assert all((row.games_in_season >= rules.min_games) == row.qualified for row in standings.rows)
+    # Ranked: enough games, and a result to rank by (a game or a bye); listed but unranked else.
+    assert all(
+        (
+            row.games_in_season >= rules.min_games
+            and bool(row.games_in_season or row.games or row.byes)
+        )
+        == row.qualified
+        for row in standings.rows
+    )
     assert all(row.reason for row in standings.rows)
 
 

