@@ -239,7 +239,6 @@ class Command(BaseCommand):
         lines += [
             f"  API docs:               {base_url}/api/docs/  (ReDoc: {base_url}/api/redoc/)",
             f"  API root:               {base_url}/api/v1/",
-            f"  Your API tokens:        {base_url}/manage/tokens/  (signed in as {DEMO_USER!r})",
             f"  Admin:                  {base_url}/admin/  (user {ADMIN_USER!r}, "
             f"password {ADMIN_PASSWORD!r})",
         ]
