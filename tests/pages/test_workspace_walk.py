@@ -44,6 +44,8 @@ BY_SECRET_LINK = {"manage:invitation"}
 """Routes opened by a secret token, not by an organiser's role."""
 MARKERS = ("Zebra Victim League", "Zebra Secret Season")
 """Names of the walked league's objects that no page of another league's organiser may show."""
+VERBS = ("archive", "restore")
+"""Archiving's routes (``tournaments.views.archiving_urls``), walked like every other."""
 CONVERTER = re.compile(r"<(?:\w+:)?(\w+)>")
 
 
@@ -135,6 +137,8 @@ def walk(db):
 def test_the_walk_finds_the_workspace():
     names = {name for _route, name in ROUTES}
     assert {"manage:nights-ical", "brackets:manage-new", "night-manage", "manage:season"} <= names
+    archiving = {f"{kind}-{verb}" for kind in ("season", "night", "bracket") for verb in VERBS}
+    assert archiving | {"archived"} <= names
     assert len(ROUTES) > 40
 
 
