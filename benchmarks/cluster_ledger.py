@@ -211,12 +211,18 @@ class ServerErrors:
 
 
 def server_errors_judge(
-    lines: Iterable[ProxyLine], *, killed: str, killed_at: float, in_flight_most: int
+    lines: Iterable[ProxyLine],
+    *,
+    killed: str,
+    killed_at: float,
+    in_flight_most: int,
+    dying: float = 0.0,
 ) -> ServerErrors:
     """5xx by host. Allowed: those of the killed host for requests accepted before the kill (they
     were in flight on it), at most ``in_flight_most`` (the requests the proxy lets one host hold).
-    ``killed_at`` is the kill's time; the proxy logs to the millisecond, so a request accepted in
-    the same millisecond counts as before."""
+    ``killed_at`` is when the kill began and ``dying`` how long it took until every process of the
+    host was gone (a request accepted meanwhile was in flight on a dying host); the proxy logs to
+    the millisecond, so a request accepted in the same millisecond counts as before."""
     by_host: Counter[str] = Counter()
     requests: Counter[str] = Counter()
     problems: list[str] = []
@@ -226,7 +232,7 @@ def server_errors_judge(
         if line.status < 500:
             continue
         by_host[line.server] += 1
-        if line.server == killed and line.accepted <= killed_at + 0.001:
+        if line.server == killed and line.accepted <= killed_at + dying + 0.001:
             in_flight += 1
         else:
             problems.append(
@@ -267,17 +273,19 @@ class ClientFailures:
 
 
 def client_failures_judge(
-    failures: Iterable[Failure], *, killed_at: float, window: float
+    failures: Iterable[Failure], *, killed_at: float, window: float, dying: float = 0.0
 ) -> ClientFailures:
-    """What the clients saw go wrong. Allowed: requests sent before the kill that failed within
-    ``window`` seconds after it (in flight when the host died: dropped, cut short, or a 5xx from
-    the proxy; the proxy's own counters say which host, :func:`proxy_counters_judge`); the
-    captains send those hands again. Anything else fails the night."""
+    """What the clients saw go wrong. Allowed: requests sent before the host was gone (the kill
+    began at ``killed_at`` and took ``dying`` seconds) that failed within ``window`` seconds of
+    that (in flight when the host died: dropped, cut short, or a 5xx from the proxy; the proxy's
+    own counters say which host, :func:`proxy_counters_judge`); the captains send those hands
+    again. Anything else fails the night."""
     failures = list(failures)
     problems = []
     in_flight = 0
     for failure in failures:
-        if failure.started <= killed_at <= failure.ended <= killed_at + window:
+        gone = killed_at + dying
+        if failure.started <= gone and killed_at <= failure.ended <= gone + window:
             in_flight += 1
         else:
             problems.append(

@@ -265,6 +265,7 @@ defaults
   option forwardfor
   option redispatch 1
   retries 3
+  retry-on conn-failure
   timeout connect 2s
   timeout client 30s
   timeout server 30s
@@ -318,15 +319,20 @@ backend web
              f"--schedule={self.folder / 'celerybeat-schedule'}"],
         )  # fmt: skip
 
-    def proxy_stats(self) -> dict[str, dict[str, str]]:
-        """haproxy's own counters (``show stat``) of the backend and each web host."""
-        import csv
+    def proxy_command(self, command: str) -> str:
+        """One command on haproxy's stats socket, and its answer."""
         import socket
 
         with socket.socket(socket.AF_UNIX) as connection:
             connection.connect(str(self.folder / "haproxy.sock"))
-            connection.sendall(b"show stat\n")
-            text = b"".join(iter(lambda: connection.recv(65536), b"")).decode()
+            connection.sendall(command.encode() + b"\n")
+            return b"".join(iter(lambda: connection.recv(65536), b"")).decode()
+
+    def proxy_stats(self) -> dict[str, dict[str, str]]:
+        """haproxy's own counters (``show stat``) of the backend and each web host."""
+        import csv
+
+        text = self.proxy_command("show stat")
         rows = csv.DictReader(text.lstrip("# ").splitlines())
         return {row["svname"]: row for row in rows if row["pxname"] == "web"}
 
@@ -688,6 +694,7 @@ def night_run(cluster: Cluster, args) -> int:
         log = cluster.folder / f"{host}-worker.log"
         wait_until(f"{host}'s worker", lambda log=log: in_log(log, "ready."))
     say("cluster up: proxy, web1, web2, worker1, worker2, beat, redis, pgbouncer")
+    cluster.proxy_command("clear counters all")  # the night's figures, not the start-up's probes
 
     planned = args.captains * args.games * 15  # about 15 hands a game to 10 (a guess, for the kill)
     kill_after = int(planned * args.kill_at)
@@ -701,10 +708,14 @@ def night_run(cluster: Cluster, args) -> int:
             if killed_at:
                 return
             killed_at.append(time.time())
-            counts = {host: cluster.kill_host(host) for host in KILLED}
+            counts = {}
+            for host in KILLED:
+                counts[host] = cluster.kill_host(host)
+                killed_at.append(time.time())  # when each host's last process was gone
             say(
                 f"killed (SIGKILL) at hand {answered}: "
                 + ", ".join(f"{host} ({n} processes)" for host, n in counts.items())
+                + f", web1 gone after {1000 * (killed_at[1] - killed_at[0]):.0f} ms"
             )
 
     driver = Driver(night, args, on_progress)
@@ -751,15 +762,18 @@ def night_run(cluster: Cluster, args) -> int:
         for line in map(proxy_line_parse, proxy_log)
         if line is not None and line.accepted >= started
     ]
+    dying = killed_at[1] - killed_at[0] if killed_at else 0.0
     hands = hands_compare(driver.ledger.entries, stored_hands(night.season_id))
     errors = server_errors_judge(
         lines, killed=KILLED[0], killed_at=killed_at[0] if killed_at else float("inf"),
+        dying=dying,
         in_flight_most=WEB_PROCESSES,
     )  # fmt: skip
     dropped = client_failures_judge(
         driver.failures,
         killed_at=killed_at[0] if killed_at else float("inf"),
         window=FAILURE_WINDOW,
+        dying=dying,
     )
     problems = [
         *hands.problems,
@@ -810,12 +824,13 @@ def night_run(cluster: Cluster, args) -> int:
     print(f"  convergence       {shown} after the last hand (limit {CONVERGENCE_LIMIT:.0f} s)")
     print(f"  forced recompute  {'equal' if not differences else 'DIFFERS: ' + str(differences)}")
     recomputes = {
-        host: (cluster.folder / f"{host}-worker.log")
-        .read_text(errors="replace")
-        .count("recomputed to results version")
+        host: sum(
+            "recompute_season_standings[" in line and "succeeded" in line
+            for line in (cluster.folder / f"{host}-worker.log").open(errors="replace")
+        )
         for host in ("worker1", "worker2")
     }
-    print(f"  recomputes        {recomputes} (standings snapshots stored, by worker host)")
+    print(f"  recomputes        {recomputes} (runs of the standings job, by worker host)")
     print(f"  requests by host  {dict(sorted(errors.requests_by_host.items()))}")
     print(f"  5xx by host       {dict(sorted(errors.by_host.items())) or '{}'} in the proxy's log"
           f" ({errors.in_flight} in flight on {KILLED[0]})")  # fmt: skip

@@ -155,6 +155,19 @@ def test_only_requests_in_flight_at_the_kill_may_fail():
         assert len(judged.problems) == 1
 
 
+def test_a_request_sent_while_the_host_was_dying_was_in_flight():
+    """The kill takes time (every process of the host, one by one): a request sent between its
+    start and the last process's end may have reached the host."""
+    during = Failure("RemoteDisconnected", "/api/v1/games/7/hands/", KILL + 0.03, KILL + 0.16)
+    assert client_failures_judge([during], killed_at=KILL, window=2, dying=0.05).passed
+    assert not client_failures_judge([during], killed_at=KILL, window=2, dying=0.01).passed
+    line = proxy_line_parse(PROXY_LOG[1].replace("09:29:59.999", "09:30:00.030"))
+    assert server_errors_judge(
+        [line], killed="web1", killed_at=KILL, in_flight_most=3, dying=0.05
+    ).passed
+    assert not server_errors_judge([line], killed="web1", killed_at=KILL, in_flight_most=3).passed
+
+
 def test_the_proxy_may_count_failures_against_the_killed_host_only():
     stats = {
         "web1": {"hrsp_5xx": "0", "econ": "0", "eresp": "4", "srv_abrt": "4", "wredis": "3"},
