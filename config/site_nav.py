@@ -49,6 +49,9 @@ MANAGE_LABELS = {
     "brackets:manage-schedule": "Schedule",
     "night-manage": "Night desk",
     "season-fairness-manage": "Fairness",
+    "season-money": "Money",
+    "season-ledger": "Ledger",
+    "night-pot": "Pot and payouts",
 }
 
 
@@ -122,6 +125,7 @@ def manage_season_links(season: Season) -> list[Link]:
         Link("Exports", dashboard + "#exports"),
         Link("Audit trail", reverse("manage:audit", args=[pk])),
         Link("Fairness", reverse("season-fairness-manage", args=[pk])),
+        Link("Money", reverse("season-money", args=[pk])),
         Link("Public page", reverse("public-season", args=[season.league.slug, pk])),
     ]
     return links
@@ -161,7 +165,7 @@ def _is_workspace(view: str) -> bool:
         view.startswith("manage:")
         or view.startswith("brackets:manage-")
         or (view.startswith("night-") and view != "night-public")
-        or view == "season-fairness-manage"
+        or view in ("season-fairness-manage", "season-money", "season-ledger")
     )
 
 
