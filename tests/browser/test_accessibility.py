@@ -185,6 +185,9 @@ def test_workspace_pages(world, phone, live_server, organiser):
             "/manage/brackets/",
             f"/manage/brackets/{world['bracket'].pk}/",
             f"/manage/seasons/{solo.pk}/",
+            "/manage/tokens/",
+            f"/manage/brackets/new/?season={season.pk}",
+            f"/manage/seasons/{season.pk}/schedule/",
         ],
     )
 
