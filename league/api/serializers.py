@@ -164,6 +164,13 @@ class LeagueUpdateSerializer(serializers.Serializer):
     description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
 
 
+class PartnerBalanceSerializer(serializers.Serializer):
+    balance_partner_strength = serializers.BooleanField(
+        help_text="On: among rotations equally good, the one that makes each player's average "
+        "partner rating most even."
+    )
+
+
 class RenameSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, required=False)
 

@@ -110,6 +110,18 @@ class SeasonViewSet(ReadCreateViewSet):
             season = updates.season_rename(season=season, user=request.user, name=data["name"])
         return Response(self.get_serializer(season).data)
 
+    @extend_schema(request=s.PartnerBalanceSerializer, responses={200: s.SeasonSerializer})
+    @action(detail=True, methods=["post"], url_path="partner-balance")
+    def partner_balance(self, request, pk=None):
+        """Turn an individual season's partner-strength balance on or off: nights planned from
+        then on choose, among rotations equally good, the most even average partner rating."""
+        season = season_for_organiser(user=request.user, pk=int(pk))
+        data = parse(s.PartnerBalanceSerializer, request)
+        season = services.season_set_partner_balance(
+            season=season, is_on=data["balance_partner_strength"], user=request.user
+        )
+        return Response(self.get_serializer(season).data)
+
 
 class PlayerViewSet(ReadCreateViewSet):
     queryset = Player.objects.all()

@@ -155,3 +155,47 @@ def test_the_balance_option_is_set_when_a_season_is_created(organiser_api, leagu
         format="json",
     )
     assert plain.data["balance_partner_strength"] is False
+
+
+def test_the_balance_is_turned_on_and_off_through_the_api(organiser_api, season):
+    url = f"/api/v1/seasons/{season.pk}/partner-balance/"
+    on = organiser_api.post(url, {"balance_partner_strength": True}, format="json")
+    assert on.status_code == 200, on.data
+    assert on.data["balance_partner_strength"] is True
+    season.refresh_from_db()
+    assert season.balance_partner_strength is True
+    refused = organiser_api.post(url, {"balance_partner_strength": "maybe"}, format="json")
+    assert refused.status_code == 400
+    season.refresh_from_db()
+    assert season.balance_partner_strength is True
+    off = organiser_api.post(url, {"balance_partner_strength": False}, format="json")
+    assert off.data["balance_partner_strength"] is False
+
+
+def test_a_team_season_refuses_the_balance_through_the_api(organiser_api, league):
+    teams = SeasonFactory(league=league, format=Season.Format.TEAMS, rulebook__slug="standard")
+    refused = organiser_api.post(
+        f"/api/v1/seasons/{teams.pk}/partner-balance/",
+        {"balance_partner_strength": True},
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert "partners are fixed in a team season" in str(refused.data)
+    teams.refresh_from_db()
+    assert teams.balance_partner_strength is False
+
+
+def test_another_leagues_organiser_cannot_turn_the_balance_on(api, season, django_user_model):
+    from rest_framework.authtoken.models import Token
+
+    stranger = django_user_model.objects.create_user("stranger", password="x")
+    token, _ = Token.objects.get_or_create(user=stranger)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    refused = api.post(
+        f"/api/v1/seasons/{season.pk}/partner-balance/",
+        {"balance_partner_strength": True},
+        format="json",
+    )
+    assert refused.status_code in (403, 404)
+    season.refresh_from_db()
+    assert season.balance_partner_strength is False
