@@ -37,9 +37,8 @@ from league.models import Season
 from scoring import jobs
 from scoring.domain.season_totals import stats_line_digest
 from scoring.domain.standings import SeasonRules
-from scoring.models import ResultChange, StandingGame, StandingLine, StandingSnapshot
+from scoring.models import Game, ResultChange, StandingGame, StandingLine, StandingSnapshot
 from scoring.race_games import EMPTY_DIGEST, games_digests
-from scoring.standings.shares import ranked_games
 from scoring.standings.values import Computed, snapshot_values
 
 PENDING_SECONDS = 30
@@ -149,7 +148,7 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     changed = {game_id for _pk, game_id in pending}
     if force or base is None or base.results_version != folded or None in changed:
         base, changed = None, None  # recount everything
-    elif not _ranks_any(season, changed):
+    elif not _counts_any(season, changed):
         return _version_moved_on(season_id, folded, pending, base.results_version)
     started = time.perf_counter()
     with transaction.atomic():
@@ -185,13 +184,13 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
 
 
-def _ranks_any(season: Season, game_ids: set[int]) -> bool:
-    """Whether any of the games counts for the standings, or was counted by the stored snapshot
-    (a share of it is stored)."""
+def _counts_any(season: Season, game_ids: set[int]) -> bool:
+    """Whether any of the games counts for the standings (finished or not: a season game called
+    off leaves the race's games), or was counted by the stored snapshot (a share is stored)."""
     ids = sorted(game_ids)
     for start in range(0, len(ids), 900):  # under SQLite's limit of variables in a query
         chunk = ids[start : start + 900]
-        if ranked_games(season).filter(pk__in=chunk).exists():
+        if Game.objects.filter(pk__in=chunk, counts_for_standings=True).exists():
             return True
         if StandingGame.objects.filter(season=season, game_id__in=chunk).exists():
             return True

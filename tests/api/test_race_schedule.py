@@ -239,3 +239,19 @@ def test_an_individual_season_projects_again_when_a_night_is_added(api, league):
     assert sweep_stale_seasons()["race"] == [season.pk]
     after = race_of(api, season)
     assert (after["is_current"], after["nights_left"]) == (True, 2)
+
+
+def test_a_season_game_called_off_is_taken_out_of_the_race_on_commit(
+    api, organiser_api, clinched, django_capture_on_commit_callbacks
+):
+    season, teams = clinched
+    with django_capture_on_commit_callbacks(execute=True):
+        schedule(organiser_api, season, teams["Clubs"], teams["Diamonds"])
+        game_id = schedule(organiser_api, season, teams["Bowers"], teams["Clubs"])
+    assert (race_of(api, season)["games_left"], race_of(api, season)["is_current"]) == (2, True)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_void(game=Game.objects.get(pk=game_id), reason="rained off")
+    race = race_of(api, season)
+    assert (race["is_current"], race["games_left"]) == (True, 1)
+    # Clubs can reach one win at most now: level with Aces, not past them
+    assert race["by_name"]["Bowers"]["eliminated"] is True
