@@ -97,6 +97,8 @@ def test_the_archived_list_restores_a_season(seeded, owner):
 
 def test_a_bracket_archived_from_the_brackets_list(seeded, owner):
     bracket = Bracket.objects.get(pk=seeded.ids["bracket"][0])
+    detail = owner.get(f"/manage/brackets/{bracket.pk}/").content.decode()
+    assert f'action="/manage/brackets/{bracket.pk}/archive/"' in detail
     body = follow(owner, owner.post(f"/manage/brackets/{bracket.pk}/archive/"))
     assert f"Bracket {bracket.name} archived" in body
     assert UNDO.findall(body) == [f"/manage/brackets/{bracket.pk}/restore/"]
