@@ -12,10 +12,11 @@ Pure Python, no Django: the views load rows, call these, and render.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scoring.domain.standings import MEASURE_LABELS, SeasonRules
+from scoring.domain.standings.plain import short_reasons
 
 DASH = "\N{EN DASH}"
 
@@ -65,8 +66,12 @@ def rules_sentences(rules: SeasonRules) -> list[str]:
     return sentences
 
 
-def standing_rows(rows: Iterable[Mapping[str, Any]], link_of) -> list[dict[str, Any]]:
-    """The snapshot's rows with their record, win % and the address of the entrant's page."""
+def standing_rows(
+    rows: Sequence[Mapping[str, Any]], link_of, chain: Sequence[str] = ()
+) -> list[dict[str, Any]]:
+    """The snapshot's rows with their record, win %, the address of the entrant's page and the
+    reason in a few words (``short_reason``, from the season's tie-break ``chain``)."""
+    shorts = short_reasons(rows, chain)
     return [
         {
             **row,
@@ -75,8 +80,9 @@ def standing_rows(rows: Iterable[Mapping[str, Any]], link_of) -> list[dict[str, 
             "points_for_text": number(row["points_for"]),
             "point_diff_text": ("+" if row["point_diff"] > 0 else "") + number(row["point_diff"]),
             "url": link_of(row["entrant"]),
+            "short_reason": short,
         }
-        for row in rows
+        for row, short in zip(rows, shorts, strict=True)
     ]
 
 

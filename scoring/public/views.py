@@ -123,7 +123,9 @@ def _standings_context(season: Season) -> dict:
     }
     if snapshot is not None:
         standings = snapshot.standings
-        context["rows"] = present.standing_rows(standings["rows"], _entrant_link(season))
+        context["rows"] = present.standing_rows(
+            standings["rows"], _entrant_link(season), standings["tiebreaks"]
+        )
         context["chain"] = present.chain_sentence(
             standings["tiebreaks"], standings["coin_flip_seed"]
         )
@@ -337,10 +339,12 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
                 "team": teams.get(season.pk),
             }
         )
+    games = selectors.player_games(player=player, limit=20)
     context = {
         "league": league,
         "player": player,
         "seasons": seasons,
-        "games": _named(selectors.player_games(player=player, limit=20)),
+        "games": _named(games.recent),
+        "upcoming": _named(games.upcoming),
     }
     return render(request, "public/player.html", context)

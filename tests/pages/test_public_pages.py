@@ -96,11 +96,13 @@ def test_standings_rank_explain_and_poll_while_a_game_is_in_progress(client, kno
     assert response["Vary"] == "HX-Request"
     body = response.content.decode()
     assert standing_rows(body) == [
-        "1 Aces Aces and Clubs have not met; ahead of Clubs on point difference (+12 to +10) "
-        "1–0 100% 12 +12",
-        "2 Clubs Aces and Clubs have not met; behind Aces on point difference (+10 to +12) "
-        "1–0 100% 10 +10",
-        "3 Bowers behind Clubs on win percentage (0.000 to 1.000) 0–2 0% 0 -22",
+        # The reason in a few words, then the full sentence (behind a tap: <details>).
+        "1 Aces bigger margin than Clubs Aces and Clubs have not met; ahead of Clubs on point "
+        "difference (+12 to +10). 1–0 100% 12 +12",
+        "2 Clubs smaller margin than Aces Aces and Clubs have not met; behind Aces on point "
+        "difference (+10 to +12). 1–0 100% 10 +10",
+        "3 Bowers won less often than Clubs Behind Clubs on win percentage (0.000 to 1.000). "
+        "0–2 0% 0 -22",
     ]
     assert 'hx-get="{}" hx-trigger="every 5s" hx-swap="outerHTML"'.format(known["base"]) in body
     assert "Playing now" in body
@@ -139,8 +141,10 @@ def test_polling_stops_when_nothing_can_change_and_says_when_results_are_pending
     assert "hx-trigger" not in final and "hx-get" not in final
     assert "New results are being counted" not in final and "Playing now" not in final
     assert standing_rows(final)[:2] == [
-        "1 Aces ahead of Clubs on win percentage (1.000 to 0.500) 2–0 100% 22 +22",
-        "2 Clubs behind Aces on win percentage (0.500 to 1.000) 1–1 50% 10 0",
+        "1 Aces won more often than Clubs Ahead of Clubs on win percentage (1.000 to 0.500). "
+        "2–0 100% 22 +22",
+        "2 Clubs won less often than Aces Behind Aces on win percentage (0.500 to 1.000). "
+        "1–1 50% 10 0",
     ]
 
 
@@ -293,8 +297,11 @@ def test_player_page_links_and_recent_games_in_queries_that_do_not_grow(
     season_standings_recompute(season_id=known["season"].pk)
     with django_assert_num_queries(len(first)):
         body = client.get(address).content.decode()
-    recent = text(body.split("Recent games", 1)[1])
-    assert "Ann & Al 2–0 Bea & Bo" in recent and recent.count("Aces 0–0 Bowers") == 3
+    recent = text(body.split("Recent games", 1)[1].split("Coming up", 1)[0])
+    assert "Ann & Al 2–0 Bea & Bo" in recent and "0–0" not in recent
+    # Games not started are apart, under "Coming up", with their night's date.
+    upcoming = text(body.split("Coming up", 1)[1])
+    assert upcoming.count("Tue Sep 15 Aces v Bowers") == 3
 
 
 def test_projector(client, known):

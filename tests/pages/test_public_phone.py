@@ -89,3 +89,36 @@ def test_the_league_home_title_is_text(client, twelve):
     # The players' list is on the page itself, once.
     assert body.count('<h2 id="players">Players</h2>') == 1
     assert 'href="/l/crown/players/' in body.split('<h2 id="players">')[1]
+
+
+def test_the_standings_row_says_why_in_a_few_words_and_the_rest_behind_a_tap(client, twelve):
+    body = client.get(f"/l/crown/s/{twelve['season'].pk}/").content.decode()
+    first = body.split("<tr data-entrant")[1]
+    # The short reason is the <summary> of a <details> holding the full sentence.
+    summary, full = re.search(
+        r'<details class="reason"><summary>(.*?)</summary><p>(.*?)</p></details>', first
+    ).groups()
+    assert summary == "level with Player 03: a coin flip"
+    assert unescape(full) == (
+        "Player 01 and Player 03 have not met; level with Player 03 on everything; ahead by a "
+        "recorded coin flip (seed 0)."
+    )
+    # The unranked rows say why, in words too.
+    waiting = next(row for row in body.split("<tr data-entrant")[1:] if "Player 13" in row)
+    assert "not ranked yet: no game finished" in text(waiting)
+
+
+def test_the_player_page_shows_games_to_come_apart_with_their_dates(client, twelve):
+    player = twelve["players"][9]  # seated at table 3, not started
+    body = client.get(f"/l/crown/players/{player.pk}/").content.decode()
+    recent, upcoming = body.split('<h2 id="upcoming">Coming up</h2>')
+    assert "0–0" not in text(recent.split("Recent games", 1)[1])
+    assert "No game played yet." in recent
+    assert text(upcoming).startswith(
+        "Thu Jan 8 · Round 1 · Table 3 Player 09 & Player 11 v Player 10 & Player 12"
+    )
+    assert '<time datetime="2026-01-08">' in upcoming
+    played = twelve["players"][5]  # at table 2, being played: recent, not upcoming
+    body = client.get(f"/l/crown/players/{played.pk}/").content.decode()
+    assert "Coming up" not in body
+    assert "in progress · hand 2" in text(body)
