@@ -1,6 +1,7 @@
-"""API of individual nights: create, check in, plan (with its quality report), publish, start and
-finish rounds, repair, finish. Parse, call one service from ``tournaments.services.nights``,
-render. Reads are public and never show captain tokens; writes need an organiser of the league.
+"""API of individual nights: create, check in (one by one or the whole roster), plan (with its
+quality report), publish, start and finish rounds, repair, finish, the table cards. Parse, call one
+service from ``tournaments.services.nights`` (or ``.tables``), render. Reads are public and never
+show captain tokens; writes, and the table cards' links, need an organiser of the league.
 A draft plan is the organisers' alone: to anyone else a night with a draft has no plan yet.
 """
 
@@ -20,6 +21,7 @@ from league.updates import night_reschedule
 from scoring.models import Game
 from tournaments.models import NightPlan
 from tournaments.services import nights as services
+from tournaments.services import tables as table_services
 
 # --- serializers -----------------------------------------------------------------------------
 
@@ -50,6 +52,14 @@ class CheckInSerializer(serializers.Serializer):
 
 class CheckOutSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+class TableCardSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The table's number.")
+    url = serializers.URLField(
+        help_text="The table card's link (valid all night: it opens the captain's score card of "
+        "whatever the table plays now). A scoring secret: print it as the table's QR code."
+    )
 
 
 class PlanInputSerializer(serializers.Serializer):
@@ -297,6 +307,30 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         night = self._night(pk)
         services.night_check_in(night=night, user=request.user, **self._parse(CheckInSerializer))
         return self._detail(night)
+
+    @extend_schema(request=None, responses={200: NightDetailSerializer})
+    @action(detail=True, methods=["post"], url_path="check-in-roster")
+    def check_in_roster(self, request, pk=None):
+        """Check in everyone on the league's roster not checked in yet, in one audited change
+        (those who left stay out; sent again, it checks in nobody more)."""
+        night = self._night(pk)
+        services.night_check_in_roster(night=night, user=request.user)
+        return self._detail(night)
+
+    @extend_schema(request=None, responses={200: TableCardSerializer(many=True)})
+    @action(detail=True, methods=["get"], url_path="table-cards")
+    def table_cards(self, request, pk=None):
+        """The night's table cards, one per table its plan or schedule uses (organisers only:
+        each link scores the table's games)."""
+        night = self._night(pk)
+        cards = [
+            {
+                "number": card.number,
+                "url": request.build_absolute_uri(reverse("table-card", args=[card.token])),
+            }
+            for card in table_services.night_table_cards(night=night, user=request.user)
+        ]
+        return Response(TableCardSerializer(cards, many=True).data)
 
     @extend_schema(request=CheckOutSerializer, responses={200: NightDetailSerializer})
     @action(detail=True, methods=["post"], url_path="check-out")
