@@ -436,9 +436,15 @@ def _teams_context(season, **extra):
 @workspace
 @require_http_methods(["GET", "POST"])
 def teams(request, pk: int):
-    """A season's teams; one added by choosing two of the players on no team yet."""
+    """A season's teams; one added by choosing two of the players on no team yet. A form posted
+    after one of them joined a team meanwhile gets the service's answer naming them and their
+    team (not a bare "not one of the choices"), so a post accepts any active player."""
     season = access.season_for_organiser(user=request.user, pk=pk)
-    form = TeamForm(request.POST or None, players=services.season_free_players(season=season))
+    if request.method == "POST":
+        players = season.league.players.filter(is_active=True)
+    else:
+        players = services.season_free_players(season=season)
+    form = TeamForm(request.POST or None, players=players)
     if request.method == "POST" and form.is_valid():
         try:
             team = services.team_create(season=season, user=request.user, **form.cleaned_data)

@@ -186,26 +186,28 @@ def test_a_stale_team_form_names_both_players_already_on_teams(client, league, s
         PlayerFactory(league=league, name=name)
         for name in ("Ann Baker", "Bob Carter", "Cal Dunn", "Dee Ellis")
     )
+    url = f"/manage/seasons/{season.pk}/teams/"
+    client.get(url)  # the form offers all four
+    # Meanwhile a co-organiser makes teams of them.
     TeamFactory(season=season, name="Aces", player_one=ann, player_two=cal)
     TeamFactory(season=season, name="Bowers", player_one=bob, player_two=dee)
-    # The service's own check, as a form opened before the teams were added would meet it.
-    from league.errors import DomainError
-    from league.services import team_create
-
-    with pytest.raises(DomainError) as refused:
-        team_create(season=season, name="New", player_one=ann, player_two=bob)
-    assert refused.value.message == (
+    response = client.post(url, {"name": "New", "player_one": ann.pk, "player_two": bob.pk})
+    assert response.status_code == 400
+    form = response.context["form"]
+    message = (
         "a player can be on only one team in a season: "
         "Ann Baker is already on Aces; Bob Carter is already on Bowers"
     )
-    assert refused.value.field == "player_one"
-    with pytest.raises(DomainError) as second:
-        team_create(
-            season=season, name="New", player_one=PlayerFactory(league=league), player_two=dee
-        )
-    assert second.value.field == "player_two" and "Dee Ellis is already on Bowers" in str(
-        second.value
+    assert form.errors == {"player_one": [message]}
+    assert "Ann Baker is already on Aces; Bob Carter is already on Bowers" in response.text
+    one = client.post(
+        url, {"name": "New", "player_one": PlayerFactory(league=league).pk, "player_two": dee.pk}
     )
+    assert one.context["form"].errors == {
+        "player_two": [
+            "a player can be on only one team in a season: Dee Ellis is already on Bowers"
+        ]
+    }
     assert Team.objects.filter(season=season).count() == 2
 
 
