@@ -8,10 +8,14 @@ Every value is worked out by hand in the comments; the builders come from ``test
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from league.errors import DomainError
 from scoring.domain.season_totals import SeasonTotals
 from scoring.domain.standings import MEASURE_LABELS, SeasonRules, compute_standings
+from scoring.domain.standings.records import entrant_entries, record_of_entries
+from scoring.domain.standings.tiebreaks import Ranker
 from tests.domain.test_standings import NAMES, game
 
 A, B, C, D, E = 1, 2, 3, 4, 5  # Aces, Bowers, Clubs, Diamonds, Euchres
@@ -278,3 +282,37 @@ def test_the_old_measures_still_rank_from_the_totals_and_a_misspelt_one_is_named
     with pytest.raises(DomainError) as error:
         SeasonRules(tiebreaks=("wins", "head_to_head_difference"))
     assert "head-to-head point difference (head_to_head_diff)" in str(error.value)
+
+
+@st.composite
+def team_games(draw):
+    count = draw(st.integers(1, 12))
+    games = []
+    for game_id in range(1, count + 1):
+        side_a, side_b = draw(st.lists(st.integers(1, 5), min_size=2, max_size=2, unique=True))
+        points_a, points_b = draw(st.integers(0, 12)), draw(st.integers(0, 12))
+        games.append(game(game_id, side_a, side_b, points_a, points_b))
+    return games
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(team_games(), st.sets(st.integers(1, 5), min_size=2))
+def test_head_to_head_points_of_any_group_add_up_to_the_games_among_it(games, members):
+    """Counted by brute force: in a team season the group's head-to-head points are the points
+    of the games between two of its members, and its point differences add up to nothing."""
+    rules = SeasonRules(tiebreaks=("head_to_head_diff", "head_to_head_points"))
+    entrants = sorted({e for g in games for e in (*g.side_a, *g.side_b)} | members)
+    records = {
+        entrant: record_of_entries(entries, rules)
+        for entrant, entries in entrant_entries(games, (), rules).items()
+    }
+    for entrant in entrants:
+        records.setdefault(entrant, record_of_entries([], rules))
+    group = sorted(members)
+    points = Ranker(records, rules, NAMES).group_points(group)
+    among = [g for g in games if {*g.side_a, *g.side_b} <= members]
+    assert sum(points.value("head_to_head_points", e) for e in group) == sum(
+        g.points_a + g.points_b for g in among
+    )
+    assert sum(points.value("head_to_head_diff", e) for e in group) == 0
+    assert points.met == bool(among)
