@@ -214,7 +214,7 @@ def cents_parse(text: str, name: str) -> int:
     naming ``name``."""
     match = AMOUNT.fullmatch((text or "0").strip().lstrip("$€£"))
     if match is None:
-        raise DomainError(f"{text!r} is not an amount: write it as 5 or 5.00", field=name)
+        raise DomainError(f"“{text}” is not an amount: write it as 5 or 5.00", field=name)
     whole, fraction = match.groups()
     cents = int(whole) * 100 + int((fraction or "0").ljust(2, "0"))
     if cents > MOST_CENTS:
