@@ -17,7 +17,7 @@ from tournaments.models import Bracket
 pytestmark = pytest.mark.django_db
 
 UNFINISHED = (
-    "The season is not finished: 2 nights left (the next Tue 6 Oct 2026), 1 game being played, "
+    "The season is not finished: 2 nights not finished (from Tue 6 Oct 2026), 1 game being played, "
     "1 game not started. Seeds from the standings now may not be the final ones: confirm to "
     "seed from the standings as they are."
 )
@@ -99,7 +99,7 @@ def test_the_form_warns_and_needs_the_confirmation(organiser, unfinished):
     url = "/manage/brackets/new/"
     form = client.get(url, {"season": unfinished.pk}).content.decode()
     assert (
-        "<strong>The season is not finished:</strong> 2 nights left (the next Tue 6 Oct 2026), "
+        "<strong>The season is not finished:</strong> 2 nights not finished (from Tue 6 Oct 2026), "
         "1 game being played, 1 game not started." in form
     )
     assert 'name="confirm_unfinished"' in form
@@ -113,3 +113,14 @@ def test_the_form_warns_and_needs_the_confirmation(organiser, unfinished):
     built = client.post(url, {**fields, "confirm_unfinished": "on"})
     assert built.status_code == 302
     assert Bracket.objects.get().entries.count() == 4
+
+
+def test_what_is_unfinished_in_words():
+    from tournaments.selectors.season_progress import SeasonProgress
+
+    night = Night(date=datetime.date(2026, 9, 22))
+    assert SeasonProgress([night], 1, 0).words() == (
+        "1 night not finished (Tue 22 Sep 2026), 1 game being played"
+    )
+    assert SeasonProgress([], 0, 3).words() == "3 games not started"
+    assert SeasonProgress([], 0, 0).is_complete and SeasonProgress([], 0, 0).words() == ""

@@ -23,14 +23,16 @@ class SeasonProgress:
         return not (self.nights_left or self.games_playing or self.games_not_started)
 
     def words(self) -> str:
-        """What is unfinished, e.g. "5 nights left (the next Tue 22 Sep 2026), 1 game being
+        """What is unfinished, e.g. "5 nights not finished (from Tue 22 Sep 2026), 1 game being
         played"; empty when nothing is."""
         parts = []
         if self.nights_left:
             count = len(self.nights_left)
+            first = f"{self.nights_left[0].date:%a %-d %b %Y}"
             parts.append(
-                f"{count} night{'s' if count != 1 else ''} left "
-                f"(the next {self.nights_left[0].date:%a %-d %b %Y})"
+                f"1 night not finished ({first})"
+                if count == 1
+                else f"{count} nights not finished (from {first})"
             )
         if self.games_playing:
             parts.append(
