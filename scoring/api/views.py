@@ -7,6 +7,7 @@ captain, who sends the game's captain token in the ``X-Captain-Token`` header.
 from contextlib import contextmanager
 
 import django_filters
+from django.db.models import Q
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import action
@@ -115,7 +116,11 @@ def conflict_with_score(error: ConflictError, game_id: int) -> Response:
 
 
 class GameViewSet(ReadCreateViewSet):
-    queryset = Game.objects.select_related("season")
+    """Games in use: none of an archived season or night (restore it to see them again)."""
+
+    queryset = Game.objects.filter(
+        Q(night=None) | Q(night__archived_at=None), season__archived_at=None
+    ).select_related("season")
     serializer_class = s.GameSerializer
     input_serializer_class = s.GameInputSerializer
     filterset_class = GameFilter

@@ -99,6 +99,8 @@ def test_an_archived_night_leaves_lists_pages_and_standings_and_comes_back_exact
     # Gone: from the API's lists and detail, the public pages, the standings (its two games).
     assert api.get("/api/v1/nights/", {"season": season.pk}).data["results"] == []
     assert api.get(f"/api/v1/nights/{night.pk}/").status_code == 404
+    assert api.get("/api/v1/games/", {"night": night.pk}).data["results"] == []
+    assert api.get(f"/api/v1/games/{tonight[0].pk}/").status_code == 404
     assert f"nights/{night.pk}/" not in public(season_page)
     assert f"nights/{night.pk}/" not in public(league_page)
     assert Client().get(night_page).status_code == 404
@@ -130,6 +132,8 @@ def test_an_archived_night_leaves_lists_pages_and_standings_and_comes_back_exact
     assert restored.status_code == 200, restored.data
     assert restored.data["archived_at"] is None
     assert night_rows(night) == stored_before
+    games_back = api.get("/api/v1/games/", {"night": night.pk}).data["results"]
+    assert sorted(game["id"] for game in games_back) == sorted(game.pk for game in tonight)
     assert standings_rows(api, season) == rows_before
     assert f"nights/{night.pk}/" in public(season_page)
     public(night_page)
