@@ -5,6 +5,8 @@ to the roster, confirmed), and build the schedule on those nights. Every page pa
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.test import Client
 from playwright.sync_api import expect
@@ -59,6 +61,9 @@ def test_paste_the_roster_the_teams_and_a_series_of_nights(new_phone, live_serve
     assert not user.is_superuser and not user.is_staff
     page = signed_in_page(new_phone, live_server, user)
     base = live_server.url
+    loads = []
+    page.on("load", lambda _page: loads.append(time.monotonic()))
+    started = time.monotonic()
 
     # The roster: a paste with a bad line adds nobody and says which line
     page.goto(f"{base}/manage/leagues/{league.pk}/players/")
@@ -141,5 +146,7 @@ def test_paste_the_roster_the_teams_and_a_series_of_nights(new_phone, live_serve
     shot(page, "schedule-form")
     page.get_by_role("button", name="Create the games").click()
     expect(page.locator(".schedule-night")).to_have_count(7)
+    # The figures of the journey (axe checks and screenshots included): the note of issue 31.
+    print(f"\nsetup by pasting: {len(loads)} page loads, {time.monotonic() - started:.1f} s")
     assert Game.objects.filter(season=season).count() == 28  # 8 teams, each pair once
     assert League.objects.count() == 1
