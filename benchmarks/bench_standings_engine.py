@@ -5,8 +5,10 @@ players sit at 249 tables for 8 rounds (4 players have a bye) and each game is 8
 with a thrown-in hand now and then: about 62,000 games and 515,000 hands. The figures are the
 engine alone, no database: counting the hands once (for the stats and the side tallies),
 building the input records, the standings (best 20 nights, head-to-head and Buchholz in the
-chain), the player stats and the openskill ratings. Python's cycle collector runs as in the
-recompute service (``--no-gc`` pauses it, to see what it costs).
+chain), the player stats and the openskill ratings; then, side by side, the standings over every
+night by head-to-head and Buchholz and by the tie-breaks read game by game (head-to-head point
+difference, Sonneborn-Berger, Buchholz cut 1, progressive score). Python's cycle collector runs
+as in the recompute service (``--no-gc`` pauses it, to see what it costs).
 
 Run: ``python -m benchmarks.bench_standings_engine`` (``--help`` for a smaller season).
 """
@@ -162,6 +164,17 @@ def main() -> None:
     ratings = timed("ratings (openskill Plackett-Luce)", figures, lambda: compute_ratings(games))
     total = sum(figures.values())
     print(f"  {'total':<34} {total:7.2f} s")
+    print("\nEvery night counted, side by side (not in the total):")
+    compared: dict[str, float] = {}
+    for label, chain in (
+        ("head-to-head, Buchholz", ("wins", "head_to_head", "buchholz", "points_for")),
+        (
+            "the world's (game by game)",
+            ("wins", "head_to_head_diff", "sonneborn_berger", "buchholz_cut1", "progressive"),
+        ),
+    ):
+        every_night = SeasonRules(tiebreaks=chain, coin_flip_seed=arguments.seed)
+        timed(label, compared, lambda rules=every_night: compute_standings(games, rules, byes=byes))
     print(f"\nTop of the standings: {standings.rows[0].name}, {standings.rows[0].reason}")
     print(f"Top rating: #{ratings[0].player_id} ({ratings[0].display_rating})")
 
