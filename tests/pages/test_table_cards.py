@@ -8,9 +8,9 @@ import re
 import pytest
 from django.test import Client
 
-from league.models import Player
+from league.models import Player, Season
 from scoring.models import Game
-from tests.factories import PlayerFactory
+from tests.factories import NightFactory, PlayerFactory, SeasonFactory, TeamFactory, team_game
 from tests.pages.night_desk import flashes, post
 from tournaments.models import Seat, TableCard
 
@@ -172,3 +172,31 @@ def test_tents_are_the_organisers_and_cards_carry_each_players_seats(
     assert cards.count("<svg") == 5
     found = client.get(f"/nights/{night.pk}/?name=Ann").content.decode()
     assert "data-next" in found
+
+
+def test_a_team_nights_table_card_follows_its_schedule(organiser_client, league):
+    """A team season's night: its scheduled games at a table, round by round."""
+    season = SeasonFactory(league=league, format=Season.Format.TEAMS, rulebook__slug="standard")
+    night = NightFactory(season=season)
+    teams = [TeamFactory(season=season) for _ in range(4)]
+    first = team_game(season, teams[0], teams[1], night=night)
+    second = team_game(season, teams[0], teams[2], night=night)
+    elsewhere = team_game(season, teams[2], teams[3], night=night)
+    Game.objects.filter(pk=first.pk).update(round_number=1, table_number=1)
+    Game.objects.filter(pk=second.pk).update(round_number=2, table_number=1)
+    Game.objects.filter(pk=elsewhere.pk).update(round_number=1, table_number=2)
+    desk = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
+    assert f"/manage/nights/{night.pk}/tents/" in desk
+    cards = tents(organiser_client, night)
+    assert sorted(cards) == [1, 2]
+    assert opens(cards[1]) == f"/t/{first.captain_token}/"
+    for hand in range(1, 6):
+        response = Client().post(
+            f"/api/v1/games/{first.pk}/hands/",
+            {"makers": "A", "tricks_won": 5, "number": hand},
+            HTTP_X_CAPTAIN_TOKEN=first.captain_token,
+            content_type="application/json",
+        )
+        assert response.status_code == 201, response.content
+    assert opens(cards[1]) == f"/t/{second.captain_token}/"
+    assert opens(cards[2]) == f"/t/{elsewhere.captain_token}/"
