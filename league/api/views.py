@@ -137,7 +137,9 @@ class PlayerViewSet(ReadCreateViewSet):
 
 
 class TeamViewSet(ReadCreateViewSet):
-    queryset = Team.objects.all()
+    """Teams of seasons in use (an archived season's come back with it)."""
+
+    queryset = Team.objects.filter(season__archived_at=None)
     serializer_class = s.TeamSerializer
     input_serializer_class = s.TeamInputSerializer
     filterset_class = SeasonScopedFilter

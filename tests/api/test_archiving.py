@@ -209,6 +209,7 @@ def test_an_archived_season_takes_its_nights_and_brackets_out_of_sight_and_back(
     assert anyone.get(f"/api/v1/seasons/{teams_season}/").status_code == 404
     assert anyone.get(f"/api/v1/seasons/{teams_season}/standings/").status_code == 404
     assert anyone.get(f"/api/v1/seasons/{teams_season}/race/").status_code == 404
+    assert anyone.get("/api/v1/teams/", {"season": teams_season}).data["results"] == []
     assert anyone.get("/api/v1/brackets/").data == []
     assert anyone.get(f"/api/v1/brackets/{bracket}/").status_code == 404
     assert Client().get(f"/brackets/{bracket}/").status_code == 404
@@ -221,6 +222,7 @@ def test_an_archived_season_takes_its_nights_and_brackets_out_of_sight_and_back(
 
     assert owner.post(f"/api/v1/seasons/{teams_season}/restore/").status_code == 200
     assert anyone.get(f"/api/v1/seasons/{teams_season}/").data == season_before
+    assert len(anyone.get("/api/v1/teams/", {"season": teams_season}).data["results"]) == 4
     assert anyone.get(f"/api/v1/seasons/{teams_season}/standings/").data == standings_before
     assert anyone.get(f"/api/v1/brackets/{bracket}/").data == bracket_before
     assert (
