@@ -60,9 +60,10 @@ def test_one_table_card_for_the_night(organiser, league, new_phone, live_server,
 
     page.goto(f"{live_server.url}/manage/nights/{night.pk}/")
     page.get_by_role("button", name="Start round 1").click()
-    table.goto(link)
+    expect(page.locator(".table-card")).to_have_count(2)
+    # The waiting page moves on to the game by itself (htmx polls it every 15 s).
     round_one = Game.objects.get(night=night, round_number=1, table_number=1)
-    expect(table).to_have_url(f"{live_server.url}/t/{round_one.captain_token}/")
+    expect(table).to_have_url(f"{live_server.url}/t/{round_one.captain_token}/", timeout=20000)
     play_round_through_the_api(new_phone(), live_server, night, 1)
     page.goto(f"{live_server.url}/manage/nights/{night.pk}/")
     page.get_by_role("button", name="Start round 2").click()
