@@ -30,7 +30,9 @@ that turns a record (and the header) of the version before into one of the new v
 the reader run every older archive's lines through the chain of steps before Django's
 deserializer sees them (``header_parse`` accepts the older versions it can upgrade); keep the
 archive of each old version among the tests (``tests/archive/``) importing. Never reuse a
-version number.
+version number. A kind added whose rows an older archive simply lacks, and whose absence means
+what a missing row means in the database (a season without money rules has the default ones:
+``tournaments.seasonmoney``), needs no bump: an older archive reads as holding none of them.
 
 Pure Python: the service turns rows into lines and back with Django's serializers.
 """
@@ -77,6 +79,7 @@ ARCHIVE_MODELS: tuple[tuple[str, str], ...] = (
     ("league.night", "season__league"),
     ("league.attendance", "night__season__league"),
     ("tournaments.teamschedule", "season__league"),
+    ("tournaments.seasonmoney", "season__league"),
     ("tournaments.nightplan", "night__season__league"),
     ("tournaments.plannedround", "plan__night__season__league"),
     ("tournaments.seat", "round__plan__night__season__league"),

@@ -20,6 +20,7 @@ from tournaments.models import Bracket, BracketMatchGame
 from tournaments.services import nights as night_services
 from tournaments.services.brackets.advance import bracket_advance
 from tournaments.services.brackets.create import bracket_create, bracket_publish
+from tournaments.services.money import season_money_update
 from tournaments.services.schedules import season_schedule_create
 
 DEMO_SLUG = "rosies"
@@ -45,6 +46,19 @@ TEAMS = [
     ("Loner Rangers", "Erin Walsh", "Frank Osei"),
     ("Next Year's Champs", "Grace Kim", "Hank Miller"),
 ]
+DEMO_MONEY = {
+    "currency": "USD",
+    "entry_fee_cents": 500,
+    "side_pots": [
+        {"kind": "lone_march", "cents": 100, "direction": "bonus"},
+        {"kind": "lone_caller_euchred", "cents": 50, "direction": "fine"},
+    ],
+    "prize_shares": [50, 30, 20],
+    "remainder": "higher_place",
+    "is_public": True,
+}
+"""The social season's money (``tournaments.domain.pot``), as a bar league keeps it."""
+
 SOCIAL_PLAYERS = [
     "Ivy Chen",
     "Jack Dunn",
@@ -171,7 +185,8 @@ class Command(BaseCommand):
 
     def _individual_season(self, league, organiser) -> None:
         """Summer social 2026: partners rotate. One night, eight players checked in, a
-        three-round rotation published and its first round under way."""
+        three-round rotation published and its first round under way; a $5 entry fee, a dollar
+        to each lone march's caller, the payouts public."""
         season = league_services.season_create(
             league=league,
             name="Summer Social 2026",
@@ -186,6 +201,7 @@ class Command(BaseCommand):
             night_services.night_check_in(night=night, name=name, user=organiser)
         night_services.night_plan(night=night, rounds=3, seed=2026, user=organiser)
         night_services.night_publish(night=night, user=organiser)
+        season_money_update(season=season, data=DEMO_MONEY, user=organiser)
         games = night_services.round_start(night=night, number=1, user=organiser)
         chance = random.Random(714)
         self._play(games[0], chance, organiser, until_over=True)
