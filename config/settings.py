@@ -279,6 +279,7 @@ SPECTACULAR_SETTINGS = {
         "SideEnum": "scoring.models.Side",
         "GameStatusEnum": "scoring.models.Game.Status",
         "HandStatusEnum": "scoring.models.Hand.Status",
+        "SidePotKindEnum": "tournaments.domain.pot.SIDE_POT_KIND_CHOICES",
     },
 }
 

@@ -94,6 +94,8 @@ SIDE_POT_KINDS: tuple[SidePotKind, ...] = (
 )
 """The hands a side pot can count, declared once: the form, the API and the ledger read it."""
 KIND_OF = {kind.outcome: kind for kind in SIDE_POT_KINDS}
+SIDE_POT_KIND_CHOICES = tuple(KIND_OF)
+"""The kinds' names (the API schema's ``SidePotKindEnum``)."""
 
 CURRENCY = re.compile(r"[A-Z]{3}")
 MOST_CENTS = 100_000_000
