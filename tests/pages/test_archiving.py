@@ -42,6 +42,8 @@ def test_a_night_archived_from_its_season_list_is_undone_from_the_flash(seeded, 
     night = Night.objects.get(pk=seeded.ids["night"][0])
     nights_page = f"/manage/seasons/{night.season_id}/nights/"
     assert f"/manage/nights/{night.pk}/archive/" in owner.get(nights_page).content.decode()
+    desk = owner.get(f"/manage/nights/{night.pk}/").content.decode()
+    assert f'action="/manage/nights/{night.pk}/archive/"' in desk
 
     body = follow(owner, owner.post(f"/manage/nights/{night.pk}/archive/"))
     assert f"Night of {night.date:%a %-d %b %Y} archived: nothing was deleted." in body
