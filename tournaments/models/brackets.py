@@ -26,6 +26,10 @@ Words used here (see ``tournaments.domain.brackets`` for the engine's own):
 - *Swiss rounds*: a ``swiss`` bracket plays ``swiss_rounds`` rounds; each round's matches are
   paired from the records so far once every match of the round before is decided, so its
   matches (``S2-1`` …) are stored as they are paired, not all at once.
+- *night*: the night a bracket is played on, if the organiser chose one when publishing it. Each
+  game it creates gets that night and the lowest free table of the night (a table is free when
+  none of the night's games at it is unfinished), so the night's table cards
+  (``tournaments.models.tables``) open bracket games as they open a rotation's.
 - *team schedule*: a team season's round robin over its nights (``TeamSchedule``): the nights and
   the scheduled games with their captain links, created once.
 """
@@ -34,7 +38,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from league.models import ArchivedFields, Season, Team
+from league.models import ArchivedFields, Night, Season, Team
 
 __all__ = [
     "Bracket",
@@ -82,6 +86,15 @@ class Bracket(ArchivedFields):
     )
     swiss_rounds = models.PositiveSmallIntegerField(default=0, help_text="Swiss: rounds to play")
     seeding = models.CharField(max_length=20, choices=Seeding.choices)
+    night = models.ForeignKey(
+        Night,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="brackets",
+        help_text="The night it is played on, chosen when it is published: its games take that "
+        "night's free tables, so the night's table cards open them.",
+    )
     cut_note = models.TextField(
         blank=True, help_text="Why the last team in is in and the first team out is out."
     )
