@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.domain.rotation_chart import OPPONENT_SEATS, PARTNER_SEATS, Round
-from tournaments.domain.rotation_search import LabelFit, SearchGoal
+from tournaments.domain.rotation_search import LabelFit, SearchGoal, SeatSearch
 
 __all__ = [
     "SeasonHistory",
@@ -51,6 +51,9 @@ SEASON_WEIGHT_OPPONENT = 1
 SEASON_MOVES_PER_PLAYER = 160
 """Swap attempts of the season relabelling per player present (about a tenth of a second for
 40 players)."""
+
+SEASON_POLISH_MOVES_PER_PLAYER = 300
+"""Seat swaps tried by the season polish per player present (most are refused at once)."""
 
 
 def _step(count: int) -> int:
@@ -353,12 +356,86 @@ def season_fit(
     )
     moves = SEASON_MOVES_PER_PLAYER * size
     fit.search(generator, moves, balance=False)
+    polished = season_polish(
+        goal,
+        fit.relabelled(),
+        season_partners=season_partners,
+        season_opponents=season_opponents,
+        season_sit_outs=sit_outs,
+        generator=generator,
+        moves=SEASON_POLISH_MOVES_PER_PLAYER * size,
+    )
+    fit = SeasonFit(
+        goal,
+        polished,
+        season_partners=season_partners,
+        season_opponents=season_opponents,
+        season_sit_outs=sit_outs,
+        ratings=ratings,
+        rating_sums=rating_sums,
+        rating_counts=rating_counts,
+    )
     before = fit.spread()
     if balance:
         fit.search(generator, moves, balance=True)
     return SeasonFitResult(
         rounds=fit.relabelled(), spread_before_balance=before, spread_after_balance=fit.spread()
     )
+
+
+def season_polish(
+    goal: SearchGoal,
+    rounds: Sequence[Round],
+    *,
+    season_partners: list[int],
+    season_opponents: list[int],
+    season_sit_outs: list[int],
+    generator: random.Random,
+    moves: int,
+) -> list[Round]:
+    """Swap two players within one round where the night stays exactly as good and the season
+    gains: the swap's cost for the night is unchanged, and so is the multiset of partner and
+    opponent counts of the pairs it touches and of the two players' sit-outs, so every count of
+    the night's report stays the same. Only who meets whom changes, towards fewer season
+    repeats (the same linear costs as ``SeasonFit``)."""
+    search = SeatSearch(goal, rounds)
+    size, seat_count = search.size, search.seat_count
+    round_count = len(search.seats)
+    if not round_count or size < 5:
+        return list(rounds)
+    randrange = generator.randrange
+    for _ in range(moves):
+        round_index = randrange(round_count)
+        first, second = randrange(seat_count), randrange(size)
+        if first // 4 == second // 4 and second < seat_count:
+            continue  # the same table: only a reseating, which the seat pass decides
+        order = search.seats[round_index]
+        delta, changes = search.swap_delta(round_index, first, second)
+        if delta:
+            continue
+        partners, opponents = search.partners, search.opponents
+        before = sorted((partners[i], opponents[i]) for i in changes)
+        after = sorted(
+            (partners[i] + change[0], opponents[i] + change[1]) for i, change in changes.items()
+        )
+        if before != after:
+            continue
+        gain = 0
+        for index, (partner_change, opponent_change) in changes.items():
+            gain += partner_change * SEASON_WEIGHT_PARTNER * _step(season_partners[index])
+            gain += opponent_change * SEASON_WEIGHT_OPPONENT * _step(season_opponents[index])
+        if second >= seat_count:
+            joining, leaving = order[first], order[second]
+            tonight = search.sit_outs
+            if tonight[leaving] != tonight[joining] + 1:
+                continue  # the sit-outs' multiset would change
+            gain += SEASON_WEIGHT_SIT_OUT * (
+                _step(season_sit_outs[joining] + tonight[joining])
+                - _step(season_sit_outs[leaving] + tonight[leaving] - 1)
+            )
+        if gain <= 0:
+            search.apply_swap(round_index, first, second, changes)
+    return search.rounds()
 
 
 @dataclass(frozen=True)
