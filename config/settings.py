@@ -201,14 +201,17 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.2,
     "interval_max": 0.2,
 }
+# Every 5 s: a worker killed while holding a message keeps it until Redis's visibility timeout
+# (an hour); the sweep (25-44 ms over 10,000 seasons, benchmarks/bench_sweep.py) is what brings
+# the standings back within seconds (scripts/cluster-night measured 44.7 s at 60 s, 0.7-1.7 s at 5).
 CELERY_BEAT_SCHEDULE = {
     "sweep-stale-seasons": {
         "task": "scoring.sweep_stale_seasons",
-        "schedule": float(os.environ.get("SWEEP_SECONDS", "60")),
+        "schedule": float(os.environ.get("SWEEP_SECONDS", "5")),
     },
     "sweep-brackets": {
         "task": "tournaments.sweep_brackets",
-        "schedule": float(os.environ.get("SWEEP_SECONDS", "60")),
+        "schedule": float(os.environ.get("SWEEP_SECONDS", "5")),
     },
 }
 
