@@ -12,7 +12,9 @@ import pytest
 from django.test import Client
 
 from league.models import AuditEntry, Season
-from tests.factories import LeagueRoleFactory, NightFactory, SeasonFactory
+from scoring import services as scoring
+from scoring.domain.hand_input import HandInput
+from tests.factories import LeagueRoleFactory, NightFactory, SeasonFactory, TeamFactory, team_game
 from tests.pages.money_world import FORM, played_night
 from tournaments.models import SeasonMoney
 
@@ -188,3 +190,46 @@ def test_the_api_gives_the_rules_and_the_ledger_to_organisers(
     assert api.get(f"/api/v1/seasons/{season.pk}/money/").status_code == 403
     assert api.get(f"/api/v1/nights/{night.pk}/pot/").status_code == 403
     assert api.get("/api/v1/nights/999999/pot/").status_code == 404
+
+
+def test_a_corrected_hand_is_counted_at_once(organiser_api, organiser_client, organiser, season):
+    organiser_client.post(money_url(season), FORM)
+    night, game = played_night(season, organiser)
+    before = organiser_api.get(f"/api/v1/nights/{night.pk}/pot/").json()
+    assert [line["kind"] for line in before["side_pots"]] == ["lone_march", "lone_caller_euchred"]
+    # The lone march was a loner made (3 tricks): no bonus for it in these rules.
+    scoring.hand_correct(
+        game=game,
+        number=1,
+        data=HandInput(makers="A", caller_id=game.seat_0_id, caller_alone=True, tricks_won=3),
+        reason="three tricks, not five",
+        user=organiser,
+    )
+    after = organiser_api.get(f"/api/v1/nights/{night.pk}/pot/").json()
+    assert [line["kind"] for line in after["side_pots"]] == ["lone_caller_euchred"]
+    assert after["bonuses_cents"] == 0 and after["pot_cents"] == 2050
+    prizes = sum(place["cents"] for place in after["places"])
+    assert prizes + after["held_over_cents"] == 2050
+
+
+def test_a_team_seasons_prizes_go_to_the_teams_players(organiser_api, organiser_client, league):
+    season = SeasonFactory(league=league, format=Season.Format.TEAMS, rulebook__slug="standard")
+    organiser_client.post(money_url(season), {**FORM, "prize_shares": "100"})
+    night = NightFactory(season=season)
+    first, second = TeamFactory(season=season, name="Aces"), TeamFactory(season=season)
+    game = team_game(season, first, second, night=night)
+    scoring.game_record_final_score(game=game, score_a=10, score_b=7)
+    pot = organiser_api.get(f"/api/v1/nights/{night.pk}/pot/").json()
+    # Four players seated pay 5.00 each; the winning team takes the 20.00, 10.00 each.
+    assert pot["pot_cents"] == 2000 and pot["side_pots"] == []
+    assert [(p["entrant"], p["name"], p["cents"]) for p in pot["places"]] == [
+        (first.pk, "Aces", 2000),
+        (second.pk, second.name, 0),
+    ]
+    nets = {line["player"]: line["net_cents"] for line in pot["players"]}
+    assert nets == {
+        first.player_one_id: 500,
+        first.player_two_id: 500,
+        second.player_one_id: -500,
+        second.player_two_id: -500,
+    }
