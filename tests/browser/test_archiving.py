@@ -32,6 +32,11 @@ def test_archive_undo_and_restore_in_the_workspace(new_phone, live_server, shot,
     size = f"{viewport['width']}x{viewport['height']}"
     label = f"{night.date:%a %-d %b %Y}"
 
+    page.goto(f"{live_server.url}/manage/nights/{night.pk}/")
+    archive_section = page.locator(".archive-night")
+    expect(archive_section.get_by_role("button", name="Archive the night")).to_be_visible()
+    archive_section.scroll_into_view_if_needed()
+    shot(page, f"night-desk-archive-{size}", full_page=False)
     page.goto(f"{live_server.url}/manage/seasons/{night.season_id}/nights/")
     page.get_by_role("button", name=f"Archive the night of {label}").click()
     flash = page.locator(".messages li")
