@@ -65,6 +65,21 @@ NAME_WIDTH = 88
 FONT_SIZE, LINE_HEIGHT = 12, 13
 """The drawing's font (``.bracket-svg`` in brackets.css): two lines of a name fill a row."""
 NARROW, WIDE = set("fijlrtI.,'!|() "), set("mwMW@%")
+BOX_GEOMETRY = {
+    "width": BOX_WIDTH,
+    "height": BOX_HEIGHT,
+    "row": ROW_HEIGHT,
+    "code": CODE_WIDTH,
+    "won_width": BOX_WIDTH - CODE_WIDTH,
+    "seed_x": SEED_X,
+    "name_x": NAME_X,
+    "name_width": NAME_WIDTH,
+    "score_x": SCORE_X,
+    "text_dy": ROW_HEIGHT // 2 + 3,
+    "code_dy": ROW_HEIGHT + 4,
+}
+"""A box's measures as ``templates/brackets/_drawing.html`` reads them (``box``), for every page
+that draws a bracket (its own page, the wall)."""
 
 PART_TITLES = {
     BracketMatch.Part.WINNERS: "Winners' bracket",
@@ -293,19 +308,7 @@ def bracket_page(request, pk: int) -> HttpResponse:
         "bracket": bracket,
         "summary": summary,
         "sections": bracket_drawing(summary),
-        "box": {
-            "width": BOX_WIDTH,
-            "height": BOX_HEIGHT,
-            "row": ROW_HEIGHT,
-            "code": CODE_WIDTH,
-            "won_width": BOX_WIDTH - CODE_WIDTH,
-            "seed_x": SEED_X,
-            "name_x": NAME_X,
-            "name_width": NAME_WIDTH,
-            "score_x": SCORE_X,
-            "text_dy": ROW_HEIGHT // 2 + 3,
-            "code_dy": ROW_HEIGHT + 4,
-        },
+        "box": BOX_GEOMETRY,
     }
     template = "brackets/_live.html" if request.htmx else "brackets/page.html"
     response = render(request, template, context)
