@@ -20,8 +20,8 @@ from tournaments.selectors import nav as selectors_nav
 register = template.Library()
 
 # Pages that show no navigation: the captain's card (one game, on a phone) and the table card that
-# leads to it, the projector and the printables (a wall, paper).
-BARE = ("captain:", "public-projector", "night-print-", "night-tents", "table-card")
+# leads to it, the wall (a TV in the room) and the printables (paper).
+BARE = ("captain:", "public-wall", "night-print-", "night-tents", "table-card")
 
 # The workspace's league and season pages carry the same links as tiles of their own.
 OWN_TILES = ("manage:league", "manage:season")
@@ -96,7 +96,7 @@ def public_season_links(season: Season) -> list[Link]:
         for bracket in selectors_nav.season_published_brackets(season=season)
     ]
     links.append(Link("Players", reverse("public-league", args=[slug]) + "#players"))
-    links.append(Link("Projector", reverse("public-projector", args=[slug, season.pk])))
+    links.append(Link("Wall", reverse("public-wall", args=[slug, season.pk])))
     return links
 
 

@@ -5,7 +5,9 @@ from contextlib import contextmanager
 from typing import NamedTuple
 
 from django.db import connection, transaction
+from django.db.models import OuterRef, Q, Subquery
 
+from league.models import Night
 from scoring.domain.engine import HandScore, Outcome, next_dealer
 from scoring.models import Game, Hand
 
@@ -283,9 +285,24 @@ def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None
 
 
 def season_games_in_progress(*, season) -> list[Game]:
-    """The season's games being played now, by night, round and table."""
+    """The season's games being played now, by night, round and table: a game with a hand not
+    yet over, and a game of a night being played that belongs to the night's latest started
+    round, even before its first hand (the round was called: its tables are playing, and the
+    first hand is entered only once it is over)."""
+    latest_round = (
+        Game.objects.filter(night_id=OuterRef("night_id"))
+        .exclude(status=Game.Status.VOIDED)
+        .order_by("-round_number")
+        .values("round_number")[:1]
+    )
+    called = Q(
+        status=Game.Status.SCHEDULED,
+        night__status=Night.Status.PLAYING,
+        round_number=Subquery(latest_round),
+    )
     return list(
-        Game.objects.filter(season=season, status=Game.Status.IN_PROGRESS)
+        Game.objects.filter(season=season)
+        .filter(Q(status=Game.Status.IN_PROGRESS) | called)
         .select_related("team_a", "team_b", "seat_0", "seat_1", "seat_2", "seat_3", "night")
         .order_by("night__date", "round_number", "table_number", "pk")
     )

@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("tournaments.views.fairness_urls")),
     path("", include("tournaments.views.archiving_urls")),
     path("", include("tournaments.views.money_urls")),
+    path("", include("tournaments.views.wall_urls")),
 ]

@@ -1,10 +1,11 @@
-"""The public pages: leagues, a league's home, season standings (live), nights, players, teams and
-the projector view. Read only, no login. They read the standings snapshot; they never compute.
+"""The public pages: leagues, a league's home, season standings (live), nights, players and teams
+(the wall, which the projector's address now leads to, is ``tournaments.views.wall``). Read only,
+no login. They read the standings snapshot; they never compute.
 
 - *live*: a season is live while one of its games is in progress or its snapshot is behind its
   results (a recompute is pending). A live standings page polls its own partial every 5 seconds
   (htmx); the partial it gets back stops the polling once the season is no longer live.
-- *cached*: the standings, projector, night and team pages are cached under a key made of the
+- *cached*: the standings, night and team pages are cached under a key made of the
   season's results version and its snapshot's version, so a new hand or a new snapshot is a new
   key, and nothing has to be invalidated. Full page and htmx partial share a URL, so they vary on
   ``HX-Request``.
@@ -18,7 +19,7 @@ from functools import wraps
 from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_safe
@@ -99,7 +100,7 @@ def _night_labels(season: Season) -> dict[int, str]:
     }
 
 
-def _standings_context(season: Season) -> dict:
+def standings_context(season: Season) -> dict:
     """Everything the standings partial shows: rows, status, chart and the games being played."""
     snapshot = selectors.season_snapshot_get(season=season)
     in_progress = _named(selectors.season_games_in_progress(season=season))
@@ -185,7 +186,7 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
 
     def build() -> str:
         season = selectors.season_public_get(league=league, season_id=season_id)
-        context = _standings_context(season)
+        context = standings_context(season)
         if request.htmx:
             return render_to_string("public/_standings.html", context, request)
         context["nights"] = list(season.nights.not_archived().order_by("date", "pk"))
@@ -196,18 +197,9 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
 
 
 @public
-@vary_on_headers("HX-Request")
 def projector(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
-    league = selectors.league_public_get(slug=slug)
-
-    def build() -> str:
-        season = selectors.season_public_get(league=league, season_id=season_id)
-        context = _standings_context(season)
-        template = "public/_projector.html" if request.htmx else "public/projector.html"
-        return render_to_string(template, context, request)
-
-    selectors.season_public_get(league=league, season_id=season_id)
-    return HttpResponse(_cached(request, "projector", season_id, build))
+    """The projector's old address, kept for the screens set up with it: the wall replaced it."""
+    return redirect("public-wall", slug=slug, season_id=season_id)
 
 
 @public

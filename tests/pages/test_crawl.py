@@ -33,7 +33,7 @@ PUBLIC_KINDS = {
     "bracket": {"brackets:page"},
     "player page": {"public-player"},
     "team page": {"public-team"},
-    "projector": {"public-projector"},
+    "wall": {"public-wall"},
 }
 ORGANISER_KINDS = {
     "league": {"manage:league"},

@@ -304,11 +304,14 @@ def test_player_page_links_and_recent_games_in_queries_that_do_not_grow(
     assert upcoming.count("Tue Sep 15 Aces v Bowers") == 3
 
 
-def test_projector(client, known):
+def test_the_wall_of_a_team_season(client, known):
+    """The projector's old address leads to the wall: the standings and the game being played."""
     response = client.get(f"{known['base']}projector/")
+    assert response.status_code == 302 and response["Location"] == f"{known['base']}wall/"
+    response = client.get(f"{known['base']}wall/")
     assert response["Vary"] == "HX-Request"
     body = response.content.decode()
-    assert '<div id="projector" class="projector"' in body and 'hx-trigger="every 5s"' in body
+    assert '<div id="wall-panels" class="wall-panels"' in body and 'hx-trigger="every 5s"' in body
     assert "Tuesday at Rosie&#x27;s · Fall" in body
     assert [text(row) for row in re.findall(r"<tr data-entrant[^>]*>(.*?)</tr>", body)] == [
         "1 Aces 1–0 12",
@@ -316,8 +319,8 @@ def test_projector(client, known):
         "3 Bowers 0–2 0",
     ]
     assert "Aces 4–0 Clubs" in text(body)
-    partial = client.get(f"{known['base']}projector/", HTTP_HX_REQUEST="true").content.decode()
-    assert partial.startswith('<div id="projector"')
+    partial = client.get(f"{known['base']}wall/", HTTP_HX_REQUEST="true").content.decode()
+    assert partial.startswith('<div id="wall-panels"')
 
 
 def test_a_season_with_nothing_played_yet(client):

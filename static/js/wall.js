@@ -1,0 +1,36 @@
+/* The wall's paging (templates/wall/): one panel at a time, the next every few seconds
+   (12, or ?seconds=N in the address, 2 to 300), round and round. htmx replaces the panels
+   while games are played; the panel on show stays on show. Without this script the panels
+   stand one under the other. */
+(function () {
+  "use strict";
+  var asked = Number(new URLSearchParams(window.location.search).get("seconds"));
+  var seconds = asked >= 2 && asked <= 300 ? asked : 12;
+  var shown = null;
+
+  function panels() {
+    return Array.prototype.slice.call(document.querySelectorAll(".wall-panel"));
+  }
+
+  function show(name) {
+    var all = panels();
+    if (!all.length) return;
+    var index = all.findIndex(function (panel) { return panel.dataset.panel === name; });
+    if (index < 0) index = 0;
+    all.forEach(function (panel, at) { panel.classList.toggle("is-shown", at === index); });
+    shown = all[index].dataset.panel;
+    document.documentElement.dataset.panel = shown;
+  }
+
+  function turn() {
+    var all = panels();
+    if (!all.length) return;
+    var index = all.findIndex(function (panel) { return panel.dataset.panel === shown; });
+    show(all[(index + 1) % all.length].dataset.panel);
+  }
+
+  document.documentElement.classList.add("wall-paging");
+  show(null);
+  window.setInterval(turn, seconds * 1000);
+  document.body.addEventListener("htmx:afterSwap", function () { show(shown); });
+})();
