@@ -214,14 +214,18 @@ def axe_violations(page) -> list[dict]:
     return Axe().run(page).response["violations"]
 
 
-def assert_accessible(page) -> None:
-    """Fail listing every serious or critical axe-core violation of ``page``, with its targets."""
+ANY_IMPACT = ("minor", "moderate", "serious", "critical")
+
+
+def assert_accessible(page, impacts: tuple[str, ...] = SEVERE) -> None:
+    """Fail listing every axe-core violation of ``page`` of one of ``impacts`` (serious or
+    critical unless told; ``ANY_IMPACT`` for all), with its targets."""
     violations = axe_violations(page)
     if os.environ.get("AXE_REPORT"):  # every violation, any impact, one JSON line per page
         with open(os.environ["AXE_REPORT"], "a") as report:
             found = [(v["impact"], v["id"], len(v["nodes"])) for v in violations]
             report.write(json.dumps({"url": urlsplit(page.url).path, "violations": found}) + "\n")
-    severe = [v for v in violations if v["impact"] in SEVERE]
+    severe = [v for v in violations if v["impact"] in impacts]
     lines = [
         f"{v['impact']} {v['id']}: {v['help']} at "
         + ", ".join(" ".join(node["target"]) for node in v["nodes"][:6])

@@ -66,7 +66,12 @@ def world(league, organiser):
     for _ in range(3):
         march(over, "A", alone=True)
     bracket = bracket_services.bracket_create(
-        season=season, user=organiser, kind="single", name="Playoffs", team_count=4
+        season=season,
+        user=organiser,
+        kind="single",
+        name="Playoffs",
+        team_count=4,
+        confirm_unfinished=True,
     )
     bracket_services.bracket_publish(bracket=bracket, user=organiser)
 

@@ -139,6 +139,15 @@ class Section:
     def slug(self) -> str:
         return self.title.lower().replace("'", "").replace(" ", "-")
 
+    @property
+    def rounds(self) -> list[tuple[str, list[Box]]]:
+        """The boxes round by round (column by column, each top to bottom) with the round's
+        title: the bracket as a phone shows it, one round under the other."""
+        rounds: list[tuple[str, list[Box]]] = [(title, []) for _x, title in self.headers]
+        for box in sorted(self.boxes, key=lambda box: (box.x, box.y)):
+            rounds[(box.x - 1) // (BOX_WIDTH + COLUMN_GAP)][1].append(box)
+        return [(title, boxes) for title, boxes in rounds if boxes]
+
 
 def _text_width(text: str) -> float:
     """A sans-serif line's width in pixels, estimated (the server cannot measure it)."""
