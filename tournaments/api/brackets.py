@@ -61,6 +61,9 @@ class BracketSerializer(serializers.Serializer):
     advancing_per_pool = serializers.IntegerField(help_text="pools: teams of each going through")
     swiss_rounds = serializers.IntegerField(help_text="Swiss: rounds to play (0 otherwise)")
     seeding = serializers.CharField(help_text="standings or manual")
+    night = serializers.IntegerField(
+        allow_null=True, help_text="The night it is played on (its games at that night's tables)."
+    )
     cut_note = serializers.CharField(help_text="Why the cut line falls where it does.")
     team_count = serializers.IntegerField()
     champion = serializers.IntegerField(allow_null=True, help_text="The champion team's id.")
@@ -216,6 +219,18 @@ class CorrectionPreviewSerializer(serializers.Serializer):
     message = serializers.CharField()
 
 
+class PublishInputSerializer(serializers.Serializer):
+    night = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The night it is played on (one of its season's, not archived): its games take "
+        "that night's free tables, so the night's table cards open them. Empty: no night.",
+    )
+
+
 class WithdrawalInputSerializer(serializers.Serializer):
     team = _team_id()
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
@@ -243,6 +258,7 @@ def bracket_data(bracket: Bracket, summary=None) -> dict:
         "advancing_per_pool": bracket.advancing_per_pool,
         "swiss_rounds": bracket.swiss_rounds,
         "seeding": bracket.seeding,
+        "night": bracket.night_id,
         "cut_note": bracket.cut_note,
         "team_count": len(summary.entries),
         "champion": summary.champion.pk if summary.champion else None,
@@ -429,13 +445,15 @@ class BracketViewSet(viewsets.ViewSet):
         return Response(bracket_detail_data(bracket))
 
     @extend_schema(
-        request=None,
+        request=PublishInputSerializer,
         responses={200: BracketDetailSerializer, 409: OpenApiResponse(description="published")},
     )
     @action(detail=True, methods=["post"])
     def publish(self, request, pk=None):
-        """Publish a draft: the ready matches get their games and captain links."""
-        bracket = bracket_publish(bracket=_bracket(pk), user=request.user)
+        """Publish a draft: the ready matches get their games and captain links (at the free
+        tables of ``night``, if given)."""
+        data = parse(PublishInputSerializer, request)
+        bracket = bracket_publish(bracket=_bracket(pk), user=request.user, night=data["night"])
         return Response(bracket_detail_data(bracket))
 
     @extend_schema(request=CorrectionInputSerializer, responses={200: CorrectionPreviewSerializer})

@@ -1,7 +1,13 @@
 """Table cards: one link per table for the whole night (see ``tournaments.models.tables``).
 
-- ``night_table_cards``: the night's cards, one per table its plan or schedule uses, created the
-  first time they are asked for (an organiser prints the tents) and the same ever after.
+- ``night_table_cards``: the night's cards, one per table its plan, schedule or brackets use,
+  created the first time they are asked for (an organiser prints the tents) and the same ever
+  after. A bracket played on the night (``Bracket.night``) uses as many tables as its largest
+  round plays at once (the non-bye matches of one part's round: pools' first rounds together).
+- ``night_tables_take``: the tables a bracket's new games of the night sit at: the lowest free
+  ones (no unfinished game of the night at them), so the table's card opens the game with no
+  special case; when every table is busy, the one with the fewest games waiting (the card plays
+  them one after the other, by round).
 - ``table_card_get``: the audited door of a card's public link (the token is the secret).
 - ``table_now``: what the table plays now: its current game (the first not finished, by round),
   or nothing, with who sits there in the next planned round.
@@ -9,23 +15,56 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 
 from league.access import require_league_organiser
 from league.errors import NotFoundError
 from league.models import Night, Player
 from scoring.models import Game
-from tournaments.models import NightPlan, PlannedRound, Seat, TableCard
+from tournaments.models import BracketMatch, NightPlan, PlannedRound, Seat, TableCard
 
 
-def night_table_count(*, night: Night) -> int:
-    """How many tables the night uses: the most any round of its plan, or its games, seat."""
+def night_table_count(*, night: Night | int) -> int:
+    """How many tables the night uses: the most any round of its plan, or its games, seat, or
+    the most games a bracket played on it has at once (its largest round)."""
     seats = Seat.objects.filter(round__plan__night=night).aggregate(most=Max("table_number"))
     games = Game.objects.filter(night=night).aggregate(most=Max("table_number"))
-    return max(seats["most"] or 0, games["most"] or 0)
+    rounds = (
+        BracketMatch.objects.filter(
+            bracket__night=night, bracket__archived_at__isnull=True, is_bye=False
+        )
+        .values("bracket_id", "part", "round")
+        .annotate(games=Count("pk"))
+        .values_list("games", flat=True)
+    )
+    return max(seats["most"] or 0, games["most"] or 0, max(rounds, default=0))
+
+
+def night_tables_take(*, night: Night | int, count: int) -> list[int]:
+    """Tables for ``count`` new games of the night, in the order they are created: each the
+    lowest-numbered table with no unfinished game of the night at it, or, when none is free,
+    the one with the fewest unfinished games (the lowest of those). Reads the night's games;
+    the caller stores the new games with these numbers. Two brackets of one night advancing
+    at the same instant can pick the same table: the card then plays its games one after the
+    other (by round), so none is lost."""
+    waiting = Counter(
+        Game.objects.filter(
+            night=night, status__in=(Game.Status.SCHEDULED, Game.Status.IN_PROGRESS)
+        )
+        .exclude(table_number=None)
+        .values_list("table_number", flat=True)
+    )
+    tables = range(1, max(night_table_count(night=night), 1) + 1)
+    taken = []
+    for _ in range(count):
+        table = min(tables, key=lambda number: (waiting[number], number))
+        waiting[table] += 1
+        taken.append(table)
+    return taken
 
 
 def night_table_cards(*, night: Night, user) -> list[TableCard]:

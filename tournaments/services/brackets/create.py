@@ -12,7 +12,7 @@ from django.utils import timezone
 from league.access import require_league_organiser
 from league.domain.words import ordinal
 from league.errors import ConflictError, DomainError
-from league.models import Season, Team
+from league.models import Night, Season, Team
 from scoring.models import StandingSnapshot
 from scoring.standings import season_standings_recompute
 from tournaments.domain.brackets import play, structure_as_dict
@@ -320,15 +320,35 @@ def bracket_seeds_set(*, bracket: Bracket, teams: Sequence[Team | int], user) ->
     return bracket
 
 
-def bracket_publish(*, bracket: Bracket, user) -> Bracket:
+def _night_of(bracket: Bracket, night: Night | int | None) -> Night | None:
+    """The night a bracket is to be played on: one of its season's, in use."""
+    if night is None:
+        return None
+    night_id = night.pk if isinstance(night, Night) else night
+    found = Night.objects.filter(pk=night_id, season_id=bracket.season_id).first()
+    if found is None:
+        raise DomainError("Pick a night of this bracket's season.", field="night")
+    if found.archived_at is not None:
+        raise DomainError(
+            f"The night of {found.date:%d %b %Y} is archived: restore it or pick another.",
+            field="night",
+        )
+    return found
+
+
+def bracket_publish(*, bracket: Bracket, user, night: Night | int | None = None) -> Bracket:
     """Publish a draft: every match whose two teams are known gets its first game and captain
-    link; the rest follow as results come in."""
+    link; the rest follow as results come in. With a ``night`` (of the bracket's season, not
+    archived), the bracket is played on it: each game takes a free table of the night, so the
+    night's table cards open the bracket's games (``tournaments.services.tables``)."""
     require_league_organiser(user=user, league_id=bracket.season.league_id)
+    played_on = _night_of(bracket, night)
     with transaction.atomic():
         bracket = bracket_lock(bracket.pk)
         if bracket.status != Bracket.Status.DRAFT:
             raise ConflictError("This bracket is already published.", code="published")
         bracket.status, bracket.published_at = Bracket.Status.PUBLISHED, timezone.now()
-        bracket.save(update_fields=["status", "published_at"])
+        bracket.night = played_on
+        bracket.save(update_fields=["status", "published_at", "night"])
         bracket_reconcile(bracket_load(bracket), user=user)
     return bracket

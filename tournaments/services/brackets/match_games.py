@@ -1,5 +1,6 @@
 """The games of a bracket's matches: reading a match's result from them (reconcile), calling off
-the ones that no longer count (void), and giving each ready match its next game.
+the ones that no longer count (void), and giving each ready match its next game (at a free table
+of the bracket's night, if it is played on one).
 
 The functions that take ``links`` (:class:`LinkRow`\\ s of the matches concerned) read them
 afresh when given ``None``; the advance passes those it read with the matches."""
@@ -23,6 +24,7 @@ from tournaments.services.brackets.loaded import (
     link_rows,
     link_rows_in_play,
 )
+from tournaments.services.tables import night_tables_take
 
 
 def links_void(links: Sequence[BracketMatchGame], reason: str, user=None) -> None:
@@ -177,12 +179,18 @@ def next_games_create(
             )
     if called_off:
         BracketMatchGame.objects.bulk_update(called_off, ["status", "voided_reason"])
-    season = loaded.bracket.season
+    season, night = loaded.bracket.season, loaded.bracket.night
     teams = {team.pk: team for team in loaded.team_by_seed.values()}
+    starting = [match for match in ready if match.pk not in in_play]
+    # Played on a night: each game takes a free table of it, which the table's card opens.
+    # Earlier rounds take the free tables first; a later round's game waits at a busy table.
+    table_of: dict[int, int] = {}
+    if night is not None:
+        by_round = sorted(starting, key=lambda match: (match.round, match.order))
+        tables = night_tables_take(night=night, count=len(by_round))
+        table_of = {match.pk: table for match, table in zip(by_round, tables, strict=True)}
     new_links = []
-    for match in ready:
-        if match.pk in in_play:
-            continue
+    for match in starting:
         number = numbers[match.pk] + 1
         first, second = teams[match.first_team_id], teams[match.second_team_id]
         game = scoring_services.game_new(
@@ -190,7 +198,9 @@ def next_games_create(
             seats=(first.player_one, second.player_one, first.player_two, second.player_two),
             team_a=first,
             team_b=second,
+            night=night,
             round_number=match.round,
+            table_number=table_of.get(match.pk),
             first_dealer_seat=(number - 1) % 4,
             counts_for_standings=False,
         )
