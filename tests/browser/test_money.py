@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from league.models import Season
 from tests.browser.conftest import axe_violations
 from tests.factories import SeasonFactory
-from tests.pages.money_world import played_night
+from tests.pages.money_world import played_big_night, played_night
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,6 +25,11 @@ def assert_no_violations(page) -> None:
         for v in axe_violations(page)
     ]
     assert not found, f"{page.url}:\n" + "\n".join(found)
+
+
+def pages_printed(page) -> int:
+    """The pages of the PDF Chromium prints the page to, on A4."""
+    return len(re.findall(rb"/Type\s*/Page[^s]", page.pdf(format="A4")))
 
 
 def fits_the_screen(page) -> None:
@@ -96,8 +101,19 @@ def test_money_rules_pot_and_payout_sheet(new_phone, live_server, league, organi
     expect(sheet.locator("nav.sections")).to_be_hidden()
     expect(sheet.locator(".no-print")).to_be_hidden()
     shot(sheet, "payout-sheet-print")
-    pdf = sheet.pdf(format="A4")
-    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1
+    assert pages_printed(sheet) == 1
+    # A full night (20 players, 4 rounds, a side pot at every hand) still prints on one page:
+    # the sheet sums the side pots per player, the hand-by-hand list stays on the screen.
+    big = played_big_night(season, organiser)
+    sheet.emulate_media(media="screen")
+    sheet.goto(f"{live_server.url}/manage/nights/{big.pk}/pot/")
+    expect(sheet.locator(".pot-sums")).to_contain_text("20 × 5.00 = 100.00")
+    assert_no_violations(sheet)
+    shot(sheet, "big-night-1280")
+    sheet.emulate_media(media="print")
+    expect(sheet.locator(".side-pot-lines")).to_be_hidden()
+    shot(sheet, "big-night-print")
+    assert pages_printed(sheet) == 1
 
     public = new_phone().new_page()
     public.goto(f"{live_server.url}/nights/{night.pk}/")

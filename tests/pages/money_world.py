@@ -58,3 +58,27 @@ def played_night(season, organiser):
             game=Game.objects.get(pk=game.pk), data=HandInput(makers="A", tricks_won=3)
         )
     return night, Game.objects.get(pk=game.pk)
+
+
+def played_big_night(season, organiser, *, players=20, rounds=4):
+    """A full bar night: ``players`` checked in, ``rounds`` played at every table, each game a
+    lone caller of side B euchred, then lone marches by seat 0 until side A wins: a side pot
+    line for every hand of the night."""
+    night = NightFactory(season=season, date=datetime.date(2026, 3, 12), venue="Rosie's")
+    for number in range(1, players + 1):
+        night_services.night_check_in(night=night, user=organiser, name=f"Player {number:02d}")
+    night_services.night_plan(night=night, rounds=rounds, user=organiser)
+    night_services.night_publish(night=night, user=organiser)
+    for number in range(1, rounds + 1):
+        for game in night_services.round_start(night=night, number=number, user=organiser):
+            seats = game.seat_player_ids
+            scoring.hand_record(
+                game=game,
+                data=HandInput(makers="B", caller_id=seats[1], caller_alone=True, tricks_won=1),
+            )
+            while Game.objects.get(pk=game.pk).status != Game.Status.FINISHED:
+                scoring.hand_record(
+                    game=Game.objects.get(pk=game.pk),
+                    data=HandInput(makers="A", caller_id=seats[0], caller_alone=True, tricks_won=5),
+                )
+    return night

@@ -90,6 +90,21 @@ def payouts_context(named: selectors.NamedPot) -> dict:
         }
         for line in pot.side_pots
     ]
+    # The sheet's summary: per kind, how many hands and how much (who: the ledger's columns).
+    totals: dict[tuple[str, str], list[int]] = {}
+    for line in pot.side_pots:
+        total = totals.setdefault((line.kind, line.direction), [0, 0])
+        total[0] += 1
+        total[1] += line.paid_cents
+    side_pot_totals = [
+        {
+            "kind": KIND_OF[kind].label,
+            "direction": direction,
+            "count": count,
+            "amount": cents_text(cents),
+        }
+        for (kind, direction), (count, cents) in totals.items()
+    ]
     places = [
         {
             "place": payout.place,
@@ -118,6 +133,7 @@ def payouts_context(named: selectors.NamedPot) -> dict:
         "fee": cents_text(pot.rules.entry_fee_cents),
         "payers": sum(1 for money in pot.players.values() if money.fee_cents),
         "side_pots": side_pots,
+        "side_pot_totals": side_pot_totals,
         "places": places,
         "players": players,
         "remainder_rule": REMAINDER_RULES[pot.rules.remainder],
