@@ -8,6 +8,10 @@ Words used here:
 - *side*: ``A`` (seats 0 and 2) or ``B`` (seats 1 and 3), shown with its team or player names.
 - *client key*: a fresh random key rendered into each hand form; the service records a hand once
   per key, so a double tap or a browser retry never records it twice.
+- *projection*: the score, the dealer and the end of the game as they will be once the hands
+  waiting on the phone are sent. The page reads each waiting hand's points in the engine's
+  lookup table (``card_rules``: :func:`scoring.domain.hand_table.hand_outcome_table` and the four
+  seats), starting from the server's state the card carries (``data-*`` of ``#card``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from itertools import accumulate
 
 from league.domain.rules import DefenderAlone, GameLength, RenegePenalty
 from scoring.domain.engine import Outcome, hand_summary, side_of_seat
+from scoring.domain.hand_table import hand_outcome_table
 from scoring.models import Game, Hand
 from scoring.selectors import game_counting_hands, game_next_dealer_seat
 from scoring.services import game_rules
@@ -122,6 +127,11 @@ def card_context(
         "tricks": range(6),
         "is_confirmed": game.confirmation == Game.Confirmation.CONFIRMED,
         "is_disputed": game.confirmation == Game.Confirmation.DISPUTED,
+        "hands_played": game.hands_played,
+        "card_rules": {
+            "seats": [{"id": seat.player_id, "name": seat.name} for seat in seats],
+            **hand_outcome_table(rules),
+        },
     }
 
 

@@ -10,12 +10,21 @@
  * - Each hand gets a fresh client key; a double tap is ignored while a form is being sent.
  * - A service worker (/t/sw.js, see captain-sw.js) keeps the page and its assets, so the page
  *   reloads without a network too; it is told to keep the page again after each recorded hand.
+ * - While hands wait, the card shows the score, the dealer and the end of the game as they will be
+ *   once those hands are sent, marked "not sent yet" (the projection). The page does not score a
+ *   hand: it looks each one up in the engine's table that the server renders with the page
+ *   (#card-rules, scoring.domain.hand_table), starting from the server's state on #card. A hand
+ *   the table says the server would refuse is not kept: the engine's reason is shown at once.
+ *   Once the hands are sent, the card is the server's again; a hand the server refuses is dropped
+ *   and its reason stays on the page (#refused) until the next hand is recorded.
  */
 (function () {
   "use strict";
   if (!window.fetch || !window.FormData || !window.URLSearchParams) return;
   var STORE = "captain-queue:" + location.pathname;
   var pending = document.getElementById("pending");
+  var refused = document.getElementById("refused");
+  var rules = readRules();
   var live = document.getElementById("live");
   var memory = [];
   var sending = false;
@@ -66,6 +75,185 @@
     }).join("");
   }
 
+  function readRules() {
+    var element = document.getElementById("card-rules");
+    try {
+      return element ? JSON.parse(element.textContent) : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  /* The engine's result of a hand (its posted body) dealt by seat `dealer`, from the table:
+     {points, scored, deal_moves, summary} or {error}; null if the table does not know it. */
+  function lookUp(body, dealer) {
+    if (!rules || dealer === null) return null;
+    var data = new URLSearchParams(body);
+    var special = data.get("special");
+    if (special) {
+      var column = rules.special[special];
+      return column ? rules.results[column[dealer]] : null;
+    }
+    var ids = rules.seats.map(function (seat) { return String(seat.id); });
+    var tricks = data.get("tricks_won");
+    var facts = {
+      dealer_seat: dealer,
+      caller_seat: ids.indexOf(data.get("caller")),
+      caller_alone: data.has("caller_alone"),
+      defender_alone: data.has("defender_alone"),
+      ordered_up: data.has("ordered_up") ? true : null,
+      tricks_won: tricks === null || tricks === "" ? null : Number(tricks),
+      renege: data.get("renege") || null,
+    };
+    var position = 0; // the last axis varies fastest (scoring.domain.hand_table)
+    for (var i = 0; i < rules.axes.length; i++) {
+      var choices = rules.axes[i][1];
+      var at = choices.indexOf(facts[rules.axes[i][0]]);
+      if (at < 0) return null;
+      position = position * choices.length + at;
+    }
+    var code = rules.hands.substr(position * rules.width, rules.width);
+    return rules.results[parseInt(code, 36)] || null;
+  }
+
+  function isOver(state) {
+    var game = rules.game;
+    return game.length === "hands"
+      ? state.played >= game.hands_per_game
+      : Math.max(state.a, state.b) >= game.target_score;
+  }
+
+  /* The server's state on the card, with the waiting hands added in order. */
+  function project(queue) {
+    var data = card().dataset;
+    var state = {
+      a: +data.scoreA, b: +data.scoreB, played: +data.handsPlayed,
+      dealer: data.dealerSeat === "" || data.dealerSeat === undefined ? null : +data.dealerSeat,
+      over: data.over !== undefined, known: true, refused: [], rows: [],
+    };
+    queue.forEach(function (item) {
+      if (!state.known) return;
+      var result = state.over ? { error: "the game was already over" } : lookUp(item.body, state.dealer);
+      if (!result) {
+        state.known = false;
+      } else if (result.error) {
+        state.refused.push("hand " + item.number + " will be refused: " + result.error);
+      } else {
+        state.rows.push({ number: item.number, summary: result.summary,
+          dealer: rules.seats[state.dealer].name });
+        state.a += result.points[0];
+        state.b += result.points[1];
+        state.played += result.scored ? 1 : 0;
+        state.dealer = (state.dealer + result.deal_moves) % 4;
+        state.over = isOver(state);
+        state.rows[state.rows.length - 1].score = state.a + "–" + state.b;
+      }
+    });
+    return state;
+  }
+
+  function plural(count, word) { return count + " " + word + (count === 1 ? "" : "s"); }
+
+  /* The board and status line as the projection says, marked as not sent yet; or the server's
+     own, as rendered, when nothing waits. */
+  function showProjection(queue, form) {
+    var board = card().querySelector(".board");
+    var status = card().querySelector(".status");
+    if (!board || !status) return;
+    status.dataset.html = status.dataset.html || status.innerHTML;
+    status.dataset.kind = status.dataset.kind || status.className;
+    var state = project(queue);
+    var unsent = queue.length && state.known;
+    var sides = board.querySelectorAll(".side");
+    Array.prototype.forEach.call(sides, function (side, index) {
+      var points = side.querySelector("b").firstChild;
+      var own = index === 0 ? card().dataset.scoreA : card().dataset.scoreB;
+      points.textContent = unsent ? String(index === 0 ? state.a : state.b) : own;
+    });
+    board.classList.toggle("unsent", !!unsent);
+    listWaiting(unsent ? state.rows : []);
+    if (form) form.hidden = !!(unsent && state.over);
+    if (!queue.length) {
+      status.innerHTML = status.dataset.html;
+      status.className = status.dataset.kind;
+      return;
+    }
+    if (!unsent) {
+      status.textContent = "Hand " + (form ? form.elements.number.value : "") +
+        " · the score is before hand " + queue[0].number;
+      return;
+    }
+    status.textContent = "";
+    var words;
+    if (state.over) {
+      var names = board.querySelectorAll(".side .names");
+      var high = Math.max(state.a, state.b), low = Math.min(state.a, state.b);
+      words = state.a === state.b ? "Game over: a draw, " + high + "–" + low
+        : "Game over: " + names[state.a > state.b ? 0 : 1].textContent + " won, " + high + "–" + low;
+      status.className = "status result";
+      var strong = document.createElement("strong");
+      strong.textContent = words;
+      status.appendChild(strong);
+      status.appendChild(document.createTextNode(" "));
+    } else {
+      var dealer = rules.seats[state.dealer].name;
+      var length = card().dataset.length;
+      var game = rules.game;
+      if (game.length === "hands") {
+        length += ", " + Math.max(game.hands_per_game - state.played, 0) + " to play";
+      }
+      status.className = status.dataset.kind;
+      status.appendChild(document.createTextNode(
+        "Hand " + (form ? form.elements.number.value : "") + " · " + dealer + " deals · " + length + " · "));
+    }
+    var mark = document.createElement("span");
+    mark.className = "unsent-note";
+    mark.textContent = plural(queue.length, "hand") + " not sent yet" +
+      (state.refused.length ? "; " + state.refused.join("; ") : "");
+    status.appendChild(mark);
+  }
+
+  /* The waiting hands on top of the list of hands, as the server lists its own, marked. */
+  function listWaiting(rows) {
+    var list = card().querySelector("ol.hands");
+    if (list) {
+      Array.prototype.forEach.call(list.querySelectorAll("li.unsent"), function (item) {
+        item.remove();
+      });
+    }
+    if (!rows.length) {
+      if (list && list.hasAttribute("data-waiting")) { // made here: no hand is recorded yet
+        list.previousElementSibling.remove();
+        list.remove();
+      }
+      return;
+    }
+    if (!list) {
+      var heading = document.createElement("h2");
+      heading.textContent = "Hands";
+      list = document.createElement("ol");
+      list.className = "hands";
+      list.reversed = true;
+      list.setAttribute("data-waiting", "");
+      card().appendChild(heading);
+      card().appendChild(list);
+    }
+    rows.forEach(function (row) {
+      var item = document.createElement("li");
+      item.className = "unsent";
+      item.value = row.number;
+      var line = document.createElement("p");
+      var small = document.createElement("small");
+      small.textContent = row.dealer + " dealt · " + row.score + " · not sent yet";
+      line.appendChild(document.createTextNode(row.summary + " "));
+      line.appendChild(small);
+      var box = document.createElement("div");
+      box.appendChild(line);
+      item.appendChild(box);
+      list.insertBefore(item, list.firstChild);
+    });
+  }
+
   function card() { return document.getElementById("card"); }
   function handForm() { return card().querySelector("form[data-enhance=queue]"); }
 
@@ -87,22 +275,14 @@
     var form = handForm();
     if (form) {
       form.elements.key.value = newKey();
-      var next = queue.length ? +queue[queue.length - 1].number + 1 : 0;
-      if (next > +form.elements.number.value) {
-        form.elements.number.value = next;
-        form.querySelector("[data-n]").textContent = next;
-      }
+      // After the hands waiting, never before the server's next hand (an undone waiting hand
+      // gives its number back).
+      var next = Math.max(+card().dataset.number,
+        queue.length ? +queue[queue.length - 1].number + 1 : 0);
+      form.elements.number.value = next;
+      form.querySelector("[data-n]").textContent = next;
     }
-    var status = card().querySelector(".status");
-    if (status && form) {
-      status.dataset.html = status.dataset.html || status.innerHTML;
-      if (queue.length) {
-        status.textContent = "Hand " + form.elements.number.value + " · the score is before hand " +
-          queue[0].number;
-      } else {
-        status.innerHTML = status.dataset.html;
-      }
-    }
+    showProjection(queue, form);
     var undo = card().querySelector(".undo button");
     if (undo) {
       undo.dataset.label = undo.dataset.label || undo.textContent;
@@ -160,7 +340,9 @@
       if (response.status >= 500 || response.status === 429) {
         throw new Error("try again later: " + response.status);
       }
-      return response.text();
+      return response.text().then(function (html) {
+        return { html: html, refused: !response.ok };
+      });
     });
   }
 
@@ -178,6 +360,26 @@
     busy(form, false);
   }
 
+  /* The server refused a waiting hand (the card it answered says why, in its flash): the hand is
+     dropped, and if other hands wait to be sent (their cards will replace this one), its reason
+     is kept above the card. */
+  function refuse(number) {
+    if (!load().length) return;
+    var flash = card().querySelector("[data-flash].error");
+    var reason = flash ? flash.textContent : "refused by the server";
+    if (flash) flash.remove();
+    var note = document.createElement("li");
+    note.textContent = "Hand " + number + " was not recorded: " + reason;
+    refused.querySelector("ul").appendChild(note);
+    refused.hidden = false;
+    announce(note.textContent);
+  }
+
+  function clearRefused() {
+    refused.hidden = true;
+    refused.querySelector("ul").textContent = "";
+  }
+
   /* Send the waiting hands in order; stop at the first that cannot be sent and try again later. */
   function flush() {
     clearTimeout(timer);
@@ -185,11 +387,14 @@
     if (sending || !queue.length) return prepare();
     sending = true;
     var item = queue[0];
-    post(item.url, item.body).then(function (html) {
+    post(item.url, item.body).then(function (answer) {
       sending = false;
       delay = 2000;
       save(load().filter(function (other) { return other.key !== item.key; }));
-      if (swap(html)) return flush();
+      if (swap(answer.html)) {
+        if (answer.refused) refuse(item.number);
+        return flush();
+      }
       var form = handForm();
       if (form) busy(form, false);
       prepare();
@@ -203,13 +408,28 @@
         Array.prototype.forEach.call(card().querySelectorAll("[data-flash]"), function (flash) {
           flash.remove(); // it was about an earlier hand
         });
+        prepare();
         announce("No connection: hand " + item.number +
-          " is kept on this phone and will be sent when the connection is back.");
+          " is kept on this phone and will be sent when the connection is back. " +
+          "Score with the hands not sent yet: " + scoreWords(card()) + ".");
       }
       prepare();
       timer = setTimeout(flush, delay);
       delay = Math.min(delay * 2, 30000);
     });
+  }
+
+  /* A hand the engine's table says the server would refuse: its reason now, the taps kept. */
+  function refuseNow(form, reason) {
+    Array.prototype.forEach.call(card().querySelectorAll("[data-flash]"), function (flash) {
+      flash.remove();
+    });
+    var note = document.createElement("p");
+    note.className = "flash error";
+    note.setAttribute("data-flash", "");
+    note.textContent = reason.charAt(0).toUpperCase() + reason.slice(1);
+    card().insertBefore(note, form);
+    announce(note.textContent);
   }
 
   function formData(form, submitter) {
@@ -239,14 +459,20 @@
     }
     var data = formData(form, event.submitter);
     var body = new URLSearchParams(data).toString();
+    if (mode === "queue") {
+      var ahead = project(queue);
+      var result = ahead.known && lookUp(body, ahead.dealer);
+      if (result && result.error) return refuseNow(form, result.error);
+      clearRefused();
+    }
     busy(form, true);
     if (mode === "queue") {
       queue.push({ url: form.action, key: data.get("key"), number: data.get("number"), body: body });
       save(queue);
       return flush();
     }
-    post(form.action, body).then(function (html) {
-      if (!swap(html)) {
+    post(form.action, body).then(function (answer) {
+      if (!swap(answer.html)) {
         busy(form, false);
         lost("Not done: this score-card link no longer works. Reload the page.");
       }

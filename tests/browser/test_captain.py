@@ -157,7 +157,10 @@ def test_offline_hands_wait_on_the_phone_and_are_sent_once(table_game, card, pho
     pending = page.locator("#pending")
     expect(pending).to_contain_text("Waiting to send: 1 hand (hand 2)")
     expect(page.locator("button.go")).to_have_text("Record hand 3")
-    expect(page.locator(".status")).to_have_text("Hand 3 · the score is before hand 2")
+    expect(page.locator(".status")).to_have_text(
+        "Hand 3 · Carol deals · Game to 10 · 1 hand not sent yet"
+    )
+    assert captain.score() == (1, 2)  # the hand waiting is counted, marked as not sent
     expect(page.locator("[data-flash]")).to_have_count(0)
     shot(page, "offline-waiting")
     captain.caller("Carol")
