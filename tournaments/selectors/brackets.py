@@ -7,11 +7,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from django.db.models import Q
+from django.utils import timezone
 
 from league.access import is_league_organiser
 from league.domain.words import ordinal
 from league.errors import NotFoundError
-from league.models import Season, Team
+from league.models import Night, Season, Team
 from scoring.domain.standings import Standings
 from scoring.models import Game
 from tournaments.domain.brackets import play
@@ -378,3 +379,27 @@ def brackets_for_viewer(*, user, include_archived: bool = False):
     if user is not None and user.is_authenticated:
         visible |= Q(season__league__roles__user=user)
     return brackets.filter(visible).distinct()
+
+
+@dataclass(frozen=True)
+class NightChoice:
+    """A night a draft can be published on, ``is_suggested`` for tonight's (if the season has
+    one) or the night being played."""
+
+    night: Night
+    is_suggested: bool
+
+
+def bracket_night_choices(*, bracket: Bracket) -> list[NightChoice]:
+    """The nights of the bracket's season it can be played on (not archived), by date."""
+    nights = list(Night.objects.not_archived().filter(season_id=bracket.season_id))
+    today = timezone.localdate()
+    suggested = next(
+        (
+            night.pk
+            for night in nights
+            if night.date == today or night.status == Night.Status.PLAYING
+        ),
+        None,
+    )
+    return [NightChoice(night=night, is_suggested=night.pk == suggested) for night in nights]

@@ -41,6 +41,7 @@ from tournaments.selectors.brackets import (
     BracketSummary,
     MatchLine,
     bracket_for_viewer,
+    bracket_night_choices,
     bracket_summary,
 )
 from tournaments.selectors.schedules import season_schedule_summary
@@ -471,6 +472,9 @@ def _manage_page(request, bracket: Bracket, *, error: str = "", status: int = 20
     context = {
         "bracket": bracket,
         "summary": summary,
+        "nights": (
+            bracket_night_choices(bracket=bracket) if bracket.status == Bracket.Status.DRAFT else []
+        ),
         "decided": [line for line in decided if not line.match.needs_review],
         "review": review,
         "playing": playing,
@@ -485,7 +489,10 @@ def _manage_page(request, bracket: Bracket, *, error: str = "", status: int = 20
 def manage_bracket_publish(request, pk: int) -> HttpResponse:
     bracket = _managed_bracket(request, pk)
     try:
-        bracket_publish(bracket=bracket, user=request.user)
+        chosen = request.POST.get("night", "")
+        # No night is an empty choice; a value that names no night is refused by the service.
+        night = (form_id(chosen) or 0) if chosen else None
+        bracket_publish(bracket=bracket, user=request.user, night=night)
     except DomainError as error:
         return _manage_page(request, bracket, error=error.message, status=409)
     return redirect("brackets:manage-detail", pk=bracket.pk)
