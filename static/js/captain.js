@@ -133,18 +133,24 @@
     };
     queue.forEach(function (item) {
       if (!state.known) return;
-      var result = state.over ? { error: "the game was already over" } : lookUp(item.body, state.dealer);
+      var result = state.over
+        ? { error: "the game was already over" }
+        : lookUp(item.body, state.dealer);
       if (!result) {
         state.known = false;
       } else if (result.error) {
         state.refused.push("hand " + item.number + " will be refused: " + result.error);
       } else {
+        var posted = new URLSearchParams(item.body);
+        var caller = rules.seats.filter(function (seat) {
+          return !posted.get("special") && String(seat.id) === posted.get("caller");
+        })[0];
         state.rows.push({ number: item.number, summary: result.summary,
-          dealer: rules.seats[state.dealer].name });
+          caller: caller ? caller.name : "", dealer: rules.seats[state.dealer].name });
         state.a += result.points[0];
         state.b += result.points[1];
         state.played += result.scored ? 1 : 0;
-        state.dealer = (state.dealer + result.deal_moves) % 4;
+        state.dealer = (state.dealer + result.deal_moves) % rules.seats.length;
         state.over = isOver(state);
         state.rows[state.rows.length - 1].score = state.a + "–" + state.b;
       }
@@ -203,8 +209,8 @@
         length += ", " + Math.max(game.hands_per_game - state.played, 0) + " to play";
       }
       status.className = status.dataset.kind;
-      status.appendChild(document.createTextNode(
-        "Hand " + (form ? form.elements.number.value : "") + " · " + dealer + " deals · " + length + " · "));
+      status.appendChild(document.createTextNode("Hand " + (form ? form.elements.number.value : "") +
+        " · " + dealer + " deals · " + length + " · "));
     }
     var mark = document.createElement("span");
     mark.className = "unsent-note";
@@ -244,7 +250,8 @@
       item.value = row.number;
       var line = document.createElement("p");
       var small = document.createElement("small");
-      small.textContent = row.dealer + " dealt · " + row.score + " · not sent yet";
+      small.textContent = (row.caller ? row.caller + " called, " : "") + row.dealer + " dealt · " +
+        row.score + " · not sent yet";
       line.appendChild(document.createTextNode(row.summary + " "));
       line.appendChild(small);
       var box = document.createElement("div");

@@ -70,9 +70,9 @@ def test_queued_hands_move_the_score_dealer_and_game_over_then_the_server_agrees
     assert captain.score() == (7, 9)
     expect(page.locator("ol.hands li.unsent")).to_have_text(
         [
-            "Made it: A +1 Bob dealt · 7–9 · not sent yet",
+            "Made it: A +1 Carol called, Bob dealt · 7–9 · not sent yet",
             "Misdeal: redeal, no score Bob dealt · 6–9 · not sent yet",
-            "Loner marched! B +4 Alice dealt · 6–9 · not sent yet",
+            "Loner marched! B +4 Dave called, Alice dealt · 6–9 · not sent yet",
         ]
     )
     shot(page, "offline-three-waiting")
@@ -131,7 +131,7 @@ def test_a_progressive_game_counts_the_hands_left_with_the_waiting_ones(table_ga
     )
     assert captain.score() == (4, 0)
     expect(page.locator("ol.hands li")).to_have_text(
-        ["Loner marched! A +4 Alice dealt · 4–0 · not sent yet"]
+        ["Loner marched! A +4 Alice called, Alice dealt · 4–0 · not sent yet"]
     )
     phone.set_offline(False)
     expect(page.locator("#pending")).to_be_hidden(timeout=15000)
