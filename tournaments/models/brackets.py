@@ -98,6 +98,11 @@ class Bracket(ArchivedFields):
     cut_note = models.TextField(
         blank=True, help_text="Why the last team in is in and the first team out is out."
     )
+    cut_note_short = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="The cut note in a few plain words ('Clubs is out: Jacks beat them').",
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -143,6 +148,12 @@ class BracketEntry(models.Model):
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="bracket_entries")
     standing_rank = models.PositiveSmallIntegerField(null=True, blank=True)
     standing_reason = models.CharField(max_length=300, blank=True)
+    standing_reason_short = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="The standing's reason in a few plain words ('Jacks beat them'), beside the "
+        "full sentence.",
+    )
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     withdrawal_reason = models.CharField(max_length=300, blank=True)
 
