@@ -88,6 +88,14 @@ def test_money_rules_pot_and_payout_sheet(new_phone, live_server, league, organi
     assert_no_violations(page)
     shot(page, "payout-sheet-360")
 
+    page.get_by_role("link", name="Money rules").click()
+    page.get_by_role("link", name="Season ledger by player").click()
+    expect(page.get_by_role("heading", name="Ledger of Thursdays")).to_be_visible()
+    expect(page.locator("table.ledger")).to_contain_text("5.75")
+    fits_the_screen(page)
+    assert_no_violations(page)
+    shot(page, "ledger-360")
+
     wide = new_phone()
     wide.add_cookies([{**cookie, "url": live_server.url}])
     sheet = wide.new_page()

@@ -266,6 +266,20 @@ def test_a_thousand_random_nights_add_up_exactly():
         assert {p: m.fines_cents for p, m in pot.players.items() if m.fines_cents} == {
             p: c for p, c in expected_fines.items() if c
         }
+        # Each bonus paid goes to the players the kind names, split evenly, in hand order.
+        expected_bonuses, left = Counter(), pot.pot_cents
+        for h in sorted(hands, key=lambda h: (h.round_number, h.table_number, h.game_id, h.number)):
+            rule = rules.side_pot(h.outcome)
+            if rule is not None and rule.direction == BONUS:
+                paid = min(rule.cents, left)
+                left -= paid
+                who = _brute_players(h, KIND_OF[rule.kind].earner)
+                share, extra = divmod(paid, len(who))
+                for index, player in enumerate(who):
+                    expected_bonuses[player] += share + (1 if index < extra else 0)
+        assert {p: m.bonuses_cents for p, m in pot.players.items() if m.bonuses_cents} == {
+            p: c for p, c in expected_bonuses.items() if c
+        }
     ledger = season_ledger(pots)
     assert sum(money.paid_in_cents for money in ledger.values()) == sum(
         pot.pot_cents for pot in pots

@@ -58,6 +58,8 @@ def test_the_organiser_sets_the_rules_and_reads_the_pot(organiser_client, organi
     (entry,) = AuditEntry.objects.filter(action="season.money")
     assert entry.after == stored and entry.before["entry_fee_cents"] == 0
     assert entry.actor == organiser
+    trail = organiser_client.get(f"/manage/seasons/{season.pk}/audit/").content.decode()
+    assert '<b class="action">season.money</b>' in trail
     # The same rules again: nothing changes, nothing is audited.
     response = organiser_client.post(money_url(season), FORM, follow=True)
     assert [str(m) for m in response.context["messages"]] == ["Nothing changed."]
