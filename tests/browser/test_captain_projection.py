@@ -75,6 +75,7 @@ def test_queued_hands_move_the_score_dealer_and_game_over_then_the_server_agrees
             "Loner marched! B +4 Dave called, Alice dealt · 6–9 · not sent yet",
         ]
     )
+    assert_accessible(page, ANY_IMPACT)  # the form, the marked score and the waiting rows
     shot(page, "offline-three-waiting")
     shot(page, "offline-three-waiting-screen", full_page=False)
 
