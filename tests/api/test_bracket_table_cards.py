@@ -222,3 +222,24 @@ def test_without_a_night_the_games_have_no_table(organiser_api, season):
     assert response.status_code == 200, response.json()
     assert response.json()["night"] is None
     assert list(Game.objects.values_list("night_id", "table_number")) == [(None, None)] * 2
+
+
+def test_a_best_of_three_match_stays_at_its_table(
+    organiser_api, season, night, django_capture_on_commit_callbacks
+):
+    teams = make_teams(season, 4)
+    bracket_id = draft(organiser_api, season, teams, best_of=3)
+    publish_on(organiser_api, bracket_id, night)
+    cards = table_links(organiser_api, night)
+    for _ in range(2):  # Team 1 takes W1-1 in two games at table 1
+        game = game_of(bracket_id, "W1-1")
+        assert game.table_number == 1
+        play_out(game, "A", django_capture_on_commit_callbacks)
+    assert opens(cards[1]) == "waiting"  # table 1 is free now
+
+    play_out(game_of(bracket_id, "W1-2"), "A", django_capture_on_commit_callbacks)
+    second = game_of(bracket_id, "W1-2")
+    assert second.status == Game.Status.SCHEDULED  # game 2 of W1-2: where its teams sit
+    assert second.table_number == 2
+    assert opens(cards[2]) == card_of(bracket_id, "W1-2")
+    assert opens(cards[1]) == "waiting"

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -44,13 +45,16 @@ def night_table_count(*, night: Night | int) -> int:
     return max(seats["most"] or 0, games["most"] or 0, max(rounds, default=0))
 
 
-def night_tables_take(*, night: Night | int, count: int) -> list[int]:
-    """Tables for ``count`` new games of the night, in the order they are created: each the
-    lowest-numbered table with no unfinished game of the night at it, or, when none is free,
-    the one with the fewest unfinished games (the lowest of those). Reads the night's games;
-    the caller stores the new games with these numbers. Two brackets of one night advancing
-    at the same instant can pick the same table: the card then plays its games one after the
-    other (by round), so none is lost."""
+def night_tables_take(
+    *, night: Night | int, count: int, preferred: Sequence[int | None] = ()
+) -> list[int]:
+    """Tables for ``count`` new games of the night, in the order they are created: each its
+    ``preferred`` table if that one is free (the next game of a best-of-N match stays where the
+    teams sit), else the lowest-numbered table with no unfinished game of the night at it, or,
+    when none is free, the one with the fewest unfinished games (the lowest of those). Reads the
+    night's games; the caller stores the new games with these numbers. Two brackets of one night
+    advancing at the same instant can pick the same table: the card then plays its games one
+    after the other (by round), so none is lost."""
     waiting = Counter(
         Game.objects.filter(
             night=night, status__in=(Game.Status.SCHEDULED, Game.Status.IN_PROGRESS)
@@ -59,11 +63,15 @@ def night_tables_take(*, night: Night | int, count: int) -> list[int]:
         .values_list("table_number", flat=True)
     )
     tables = range(1, max(night_table_count(night=night), 1) + 1)
-    taken = []
-    for _ in range(count):
-        table = min(tables, key=lambda number: (waiting[number], number))
-        waiting[table] += 1
-        taken.append(table)
+    taken: list[int | None] = [None] * count
+    for index, wish in enumerate(preferred[:count]):  # first the wishes that can be granted
+        if wish is not None and wish in tables and not waiting[wish]:
+            taken[index] = wish
+            waiting[wish] += 1
+    for index in range(count):
+        if taken[index] is None:
+            taken[index] = min(tables, key=lambda number: (waiting[number], number))
+            waiting[taken[index]] += 1
     return taken
 
 

@@ -187,7 +187,20 @@ def next_games_create(
     table_of: dict[int, int] = {}
     if night is not None:
         by_round = sorted(starting, key=lambda match: (match.round, match.order))
-        tables = night_tables_take(night=night, count=len(by_round))
+        # A best-of-N match's next game stays at the table of its last one, if that is free.
+        last_table = dict(
+            Game.objects.filter(
+                bracket_link__match__in=[match.pk for match in by_round if numbers[match.pk]],
+                night=night,
+            )
+            .order_by("bracket_link__number")
+            .values_list("bracket_link__match_id", "table_number")
+        )
+        tables = night_tables_take(
+            night=night,
+            count=len(by_round),
+            preferred=[last_table.get(match.pk) for match in by_round],
+        )
         table_of = {match.pk: table for match, table in zip(by_round, tables, strict=True)}
     new_links = []
     for match in starting:
