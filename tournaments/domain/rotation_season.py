@@ -376,11 +376,40 @@ def season_fit(
         rating_counts=rating_counts,
     )
     before = fit.spread()
-    if balance:
-        fit.search(generator, moves, balance=True)
-    return SeasonFitResult(
-        rounds=fit.relabelled(), spread_before_balance=before, spread_after_balance=fit.spread()
+    if not balance or ratings is None:
+        return SeasonFitResult(
+            rounds=fit.relabelled(), spread_before_balance=before, spread_after_balance=before
+        )
+    unbalanced = fit.relabelled()
+    fit.search(generator, moves, balance=True)
+    evened = season_polish(
+        goal,
+        fit.relabelled(),
+        season_partners=season_partners,
+        season_opponents=season_opponents,
+        season_sit_outs=sit_outs,
+        generator=generator,
+        moves=SEASON_POLISH_MOVES_PER_PLAYER * size,
+        strength=PartnerStrength(ratings, rating_sums, [int(c) for c in rating_counts]),
     )
+    final = SeasonFit(
+        goal,
+        evened,
+        season_partners=season_partners,
+        season_opponents=season_opponents,
+        season_sit_outs=sit_outs,
+        ratings=ratings,
+        rating_sums=rating_sums,
+        rating_counts=rating_counts,
+    )
+    after = final.spread()
+    if after is not None and before is not None and after > before:
+        # The search evens squared distances to the room's mean; where that widened the gap
+        # between the extremes, the plan before balancing is kept.
+        return SeasonFitResult(
+            rounds=unbalanced, spread_before_balance=before, spread_after_balance=before
+        )
+    return SeasonFitResult(rounds=evened, spread_before_balance=before, spread_after_balance=after)
 
 
 def season_polish(
@@ -392,17 +421,22 @@ def season_polish(
     season_sit_outs: list[int],
     generator: random.Random,
     moves: int,
+    strength: PartnerStrength | None = None,
 ) -> list[Round]:
     """Swap two players within one round where the night stays exactly as good and the season
     gains: the swap's cost for the night is unchanged, and so is the multiset of partner and
     opponent counts of the pairs it touches and of the two players' sit-outs, so every count of
     the night's report stays the same. Only who meets whom changes, towards fewer season
-    repeats (the same linear costs as ``SeasonFit``)."""
+    repeats (the same linear costs as ``SeasonFit``). With ``strength``, a swap that keeps the
+    season's partners and sit-outs as they are is taken when it evens partner strength (season
+    opponents break ties)."""
     search = SeatSearch(goal, rounds)
     size, seat_count = search.size, search.seat_count
     round_count = len(search.seats)
     if not round_count or size < 5:
         return list(rounds)
+    if strength is not None:
+        strength.count(search.rounds())
     randrange = generator.randrange
     for _ in range(moves):
         round_index = randrange(round_count)
@@ -420,10 +454,10 @@ def season_polish(
         )
         if before != after:
             continue
-        gain = 0
+        gain = opposing = 0
         for index, (partner_change, opponent_change) in changes.items():
             gain += partner_change * SEASON_WEIGHT_PARTNER * _step(season_partners[index])
-            gain += opponent_change * SEASON_WEIGHT_OPPONENT * _step(season_opponents[index])
+            opposing += opponent_change * SEASON_WEIGHT_OPPONENT * _step(season_opponents[index])
         if second >= seat_count:
             joining, leaving = order[first], order[second]
             tonight = search.sit_outs
@@ -433,9 +467,82 @@ def season_polish(
                 _step(season_sit_outs[joining] + tonight[joining])
                 - _step(season_sit_outs[leaving] + tonight[leaving] - 1)
             )
-        if gain <= 0:
+        if strength is None:
+            if gain + opposing <= 0:
+                search.apply_swap(round_index, first, second, changes)
+            continue
+        evener, updates = strength.swap_delta(order, first, second, seat_count)
+        if gain < 0 or (gain == 0 and (evener < -1e-9 or (evener <= 1e-9 and opposing <= 0))):
             search.apply_swap(round_index, first, second, changes)
+            strength.apply(updates)
     return search.rounds()
+
+
+class PartnerStrength:
+    """Each player's partner ratings (season so far plus a night's rounds) for the polish:
+    ``ratings``, ``season_sums`` and ``season_counts`` per player ``0..N-1``."""
+
+    def __init__(
+        self, ratings: list[float], season_sums: list[float], season_counts: list[int]
+    ) -> None:
+        size = len(ratings)
+        total = sum(ratings)
+        self.ratings = ratings
+        self.season_sums, self.season_counts = season_sums, season_counts
+        self.target = [(total - r) / (size - 1) if size > 1 else r for r in ratings]
+        self.sums = list(season_sums)
+        self.counts = list(season_counts)
+
+    def count(self, rounds: Sequence[Round]) -> None:
+        self.sums, self.counts = list(self.season_sums), list(self.season_counts)
+        for round_ in rounds:
+            for table in round_.tables:
+                for first, second in PARTNER_SEATS:
+                    x, y = table[first], table[second]
+                    self.sums[x] += self.ratings[y]
+                    self.sums[y] += self.ratings[x]
+                    self.counts[x] += 1
+                    self.counts[y] += 1
+
+    def _cost(self, player: int, total: float, count: int) -> float:
+        return (total / count - self.target[player]) ** 2 if count else 0.0
+
+    def swap_delta(
+        self, order: list[int], first: int, second: int, seat_count: int
+    ) -> tuple[float, dict[int, tuple[float, int]]]:
+        """The change of the evenness cost if the players at ``first`` (a seat) and ``second``
+        (a seat or a bye) of a round's ``order`` swap, and each touched player's new sum and
+        count of partner ratings."""
+        ratings = self.ratings
+        x, y = order[first], order[second]
+        moves: dict[int, list[float]] = {}
+
+        def change(player: int, rating: float, count: int) -> None:
+            entry = moves.setdefault(player, [0.0, 0])
+            entry[0] += rating
+            entry[1] += count
+
+        partner_of_x = order[first ^ 2]
+        change(x, -ratings[partner_of_x], -1)
+        change(y, ratings[partner_of_x], 1)
+        change(partner_of_x, ratings[y] - ratings[x], 0)
+        if second < seat_count:
+            partner_of_y = order[second ^ 2]
+            change(y, -ratings[partner_of_y], -1)
+            change(x, ratings[partner_of_y], 1)
+            change(partner_of_y, ratings[x] - ratings[y], 0)
+        delta = 0.0
+        updates = {}
+        for player, (rating, count) in moves.items():
+            total, games = self.sums[player] + rating, self.counts[player] + count
+            delta += self._cost(player, total, games)
+            delta -= self._cost(player, self.sums[player], self.counts[player])
+            updates[player] = (total, games)
+        return delta, updates
+
+    def apply(self, updates: dict[int, tuple[float, int]]) -> None:
+        for player, (total, games) in updates.items():
+            self.sums[player], self.counts[player] = total, games
 
 
 @dataclass(frozen=True)
