@@ -17,6 +17,7 @@ from scoring.domain.hand_input import HandInput
 from tests.factories import LeagueRoleFactory, NightFactory, SeasonFactory, TeamFactory, team_game
 from tests.pages.money_world import FORM, played_night
 from tournaments.models import SeasonMoney
+from tournaments.services import nights as night_services
 
 pytestmark = pytest.mark.django_db
 
@@ -97,6 +98,10 @@ def test_the_organiser_sets_the_rules_and_reads_the_pot(organiser_client, organi
     ]
     html = pot.content.decode()
     assert "Round 1, table 1, hand 1" in html and "Lone march" in html
+    # Until the night is finished, the payouts are those so far.
+    assert "data-provisional" in html
+    night_services.night_finish(night=night, user=organiser)
+    assert "data-provisional" not in organiser_client.get(pot.request["PATH_INFO"]).content.decode()
     assert "@media print" not in html and "css/money.css" in html
 
     # The season's ledger and its CSV say the same.
