@@ -34,7 +34,14 @@ class BracketEntryInline(admin.TabularInline):
     model = BracketEntry
     extra = 0
     can_delete = False
-    readonly_fields = ["seed", "team", "standing_rank", "standing_reason", "withdrawn_at"]
+    readonly_fields = [
+        "seed",
+        "team",
+        "standing_rank",
+        "standing_reason",
+        "standing_reason_short",
+        "withdrawn_at",
+    ]
     fields = readonly_fields
 
     def has_add_permission(self, request, obj=None):

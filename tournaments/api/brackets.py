@@ -65,6 +65,9 @@ class BracketSerializer(serializers.Serializer):
         allow_null=True, help_text="The night it is played on (its games at that night's tables)."
     )
     cut_note = serializers.CharField(help_text="Why the cut line falls where it does.")
+    cut_note_short = serializers.CharField(
+        help_text="The cut note in a few plain words ('Clubs is out: Jacks beat them')."
+    )
     team_count = serializers.IntegerField()
     champion = serializers.IntegerField(allow_null=True, help_text="The champion team's id.")
     archived_at = serializers.DateTimeField(allow_null=True, help_text="null while in use")
@@ -75,7 +78,12 @@ class EntrySerializer(serializers.Serializer):
     team = serializers.IntegerField()
     name = serializers.CharField()
     standing_rank = serializers.IntegerField(allow_null=True)
-    standing_reason = serializers.CharField()
+    standing_reason = serializers.CharField(
+        help_text="Why the team ranks where it does in the standings it was seeded from."
+    )
+    standing_reason_short = serializers.CharField(
+        help_text="The standing's reason in a few plain words ('Jacks beat them')."
+    )
     withdrawn = serializers.BooleanField()
 
 
@@ -260,6 +268,7 @@ def bracket_data(bracket: Bracket, summary=None) -> dict:
         "seeding": bracket.seeding,
         "night": bracket.night_id,
         "cut_note": bracket.cut_note,
+        "cut_note_short": bracket.cut_note_short,
         "team_count": len(summary.entries),
         "champion": summary.champion.pk if summary.champion else None,
         "archived_at": bracket.archived_at,
@@ -277,6 +286,7 @@ def bracket_detail_data(bracket: Bracket) -> dict:
                 "name": entry.team.name,
                 "standing_rank": entry.standing_rank,
                 "standing_reason": entry.standing_reason,
+                "standing_reason_short": entry.standing_reason_short,
                 "withdrawn": entry.is_withdrawn,
             }
             for entry in summary.entries

@@ -13,6 +13,7 @@ from league.access import require_league_organiser
 from league.domain.words import ordinal
 from league.errors import ConflictError, DomainError
 from league.models import Night, Season, Team
+from scoring.domain.standings.plain import short_reasons
 from scoring.models import StandingSnapshot
 from scoring.standings import season_standings_recompute
 from tournaments.domain.brackets import play, structure_as_dict
@@ -36,17 +37,20 @@ SUPPORTED_KINDS = (
 
 @dataclass(frozen=True)
 class Seeding:
-    """Teams in seed order, each with its standing (rank and reason) when seeded from one."""
+    """Teams in seed order, each with its standing (rank, reason and the reason in a few plain
+    words) when seeded from one; the cut note likewise, in full and short."""
 
     teams: list[Team]
     ranks: list[int | None]
     reasons: list[str]
+    short_reasons: list[str]
     cut_note: str = ""
+    cut_note_short: str = ""
 
 
 def seeding_from_standings(*, season: Season, team_count: int) -> Seeding:
     """The top ``team_count`` teams of the season's current standings, and why the cut falls
-    where it does (from the standings rows' own reasons)."""
+    where it does (from the standings rows' own reasons, in full and in a few plain words)."""
     season_standings_recompute(season_id=season.pk)
     snapshot = StandingSnapshot.objects.filter(season=season).first()
     if snapshot is None or not any(row["games"] for row in snapshot.standings["rows"]):
@@ -55,6 +59,14 @@ def seeding_from_standings(*, season: Season, team_count: int) -> Seeding:
             field="seeding",
         )
     teams = {team.pk: team for team in season.teams.filter(is_withdrawn=False)}
+    standings = snapshot.standings
+    short_of = dict(
+        zip(
+            (row["entrant"] for row in standings["rows"]),
+            short_reasons(standings["rows"], standings["tiebreaks"]),
+            strict=True,
+        )
+    )
     rows = [
         row
         for row in snapshot.standings["rows"]
@@ -68,7 +80,7 @@ def seeding_from_standings(*, season: Season, team_count: int) -> Seeding:
             field="team_count",
         )
     chosen = rows[:team_count]
-    cut_note = ""
+    cut_note = cut_note_short = ""
     if len(rows) > team_count:
         last_in, first_out = rows[team_count - 1], rows[team_count]
         cut_note = (
@@ -76,11 +88,14 @@ def seeding_from_standings(*, season: Season, team_count: int) -> Seeding:
             f"{first_out['name']} ({ordinal(first_out['rank'])}) is out: "
             f"{first_out['reason']}."
         )
+        cut_note_short = f"{first_out['name']} is out: {short_of[first_out['entrant']]}"
     return Seeding(
         teams=[teams[row["entrant"]] for row in chosen],
         ranks=[row["rank"] for row in chosen],
         reasons=[row["reason"] for row in chosen],
+        short_reasons=[short_of[row["entrant"]] for row in chosen],
         cut_note=cut_note,
+        cut_note_short=cut_note_short,
     )
 
 
@@ -99,7 +114,10 @@ def seeding_by_hand(*, season: Season, teams: Sequence[Team | int]) -> Seeding:
     if len(ids) < 2:
         raise DomainError("A bracket needs at least 2 teams.", field="teams")
     return Seeding(
-        teams=[found[team_id] for team_id in ids], ranks=[None] * len(ids), reasons=[""] * len(ids)
+        teams=[found[team_id] for team_id in ids],
+        ranks=[None] * len(ids),
+        reasons=[""] * len(ids),
+        short_reasons=[""] * len(ids),
     )
 
 
@@ -167,9 +185,11 @@ def _write_entries_and_matches(bracket: Bracket, seeding: Seeding) -> None:
             team=team,
             standing_rank=rank,
             standing_reason=reason[:300],
+            standing_reason_short=short[:120],
         )
-        for seed, (team, rank, reason) in enumerate(
-            zip(seeding.teams, seeding.ranks, seeding.reasons, strict=True), start=1
+        for seed, (team, rank, reason, short) in enumerate(
+            zip(seeding.teams, seeding.ranks, seeding.reasons, seeding.short_reasons, strict=True),
+            start=1,
         )
     )
     structure = bracket_structure(bracket, len(seeding.teams))
@@ -292,6 +312,7 @@ def bracket_create(
                 swiss_rounds=swiss_rounds,
                 seeding=Bracket.Seeding.MANUAL if teams is not None else Bracket.Seeding.STANDINGS,
                 cut_note=seeding.cut_note,
+                cut_note_short=seeding.cut_note_short[:300],
                 created_by=user if user is not None and user.is_authenticated else None,
             )
             _write_entries_and_matches(bracket, seeding)
@@ -314,8 +335,8 @@ def bracket_seeds_set(*, bracket: Bracket, teams: Sequence[Team | int], user) ->
             )
         bracket.matches.all().delete()
         bracket.entries.all().delete()
-        bracket.seeding, bracket.cut_note = Bracket.Seeding.MANUAL, ""
-        bracket.save(update_fields=["seeding", "cut_note"])
+        bracket.seeding, bracket.cut_note, bracket.cut_note_short = Bracket.Seeding.MANUAL, "", ""
+        bracket.save(update_fields=["seeding", "cut_note", "cut_note_short"])
         _write_entries_and_matches(bracket, seeding)
     return bracket
 
