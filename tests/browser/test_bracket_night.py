@@ -48,7 +48,11 @@ def test_a_bracket_on_tonight_prints_its_tents(
     bracket.refresh_from_db()
     assert (bracket.status, bracket.night_id) == (Bracket.Status.PUBLISHED, tonight.pk)
 
-    page.get_by_role("link", name="table tents").click()
+    page.goto(f"{live_server.url}/manage/nights/{tonight.pk}/")
+    expect(page.get_by_role("link", name="Cup")).to_be_visible()
+    assert axe_violations(page) == []
+    both_sizes(page, shot, "night-desk")
+    page.get_by_role("link", name="Print the table tents").click()
     # Six teams: two byes, so round 1 and round 2 each play two games at once.
     expect(page.locator("section.tent")).to_have_count(2)
     assert axe_violations(page) == []

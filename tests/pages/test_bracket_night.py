@@ -56,7 +56,8 @@ def test_publish_on_tonight_and_print_its_tents(organiser_client, season, bracke
     ]
     page = organiser_client.get(f"/manage/brackets/{bracket.pk}/").content.decode()
     assert f'href="/manage/nights/{tonight.pk}/tents/"' in page
-    assert organiser_client.get(f"/manage/nights/{tonight.pk}/").status_code == 200
+    desk = organiser_client.get(f"/manage/nights/{tonight.pk}/").content.decode()
+    assert f'Played tonight: <a href="/manage/brackets/{bracket.pk}/">Cup</a>' in desk
 
     tents = organiser_client.get(f"/manage/nights/{tonight.pk}/tents/").content.decode()
     found = re.findall(r'<p class="big">Table (\d+)</p>.*?/tables/([A-Za-z0-9_-]+)/', tents, re.S)
