@@ -36,9 +36,9 @@ def tv(chromium, live_server):
     request stays on the live server and no Content-Security-Policy violation is allowed."""
     contexts, problems = [], []
 
-    def make(width, height):
+    def make(width, height, **options):
         context = chromium.new_context(
-            viewport={"width": width, "height": height}, device_scale_factor=1
+            viewport={"width": width, "height": height}, device_scale_factor=1, **options
         )
         context.set_default_timeout(5000)
         context.add_init_script(CSP_REPORTER)
@@ -107,8 +107,9 @@ def assert_readable(page, selector, height, count):
 
 
 def settle(page):
-    """Wait for the panel's fade-in to end (its animations' own promise, not a sleep)."""
-    page.evaluate("Promise.all(document.getAnimations().map(animation => animation.finished))")
+    """Wait for the panel's fade-in to end (its animations' own promise, not a sleep; one cut
+    short by the paging or a refresh counts as ended)."""
+    page.evaluate("Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
 
 
 def snap(shot, page, name):
@@ -182,4 +183,30 @@ def test_the_bracket_fills_the_screen(tv, live_server, shot, league, organiser, 
     assert box["width"] >= 0.95 * (width - 100) or box["height"] >= 0.7 * height
     assert_no_scrollbar(page, width, height)
     snap(shot, page, f"bracket-{width}")
+    assert_accessible(page)
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (1280, 800)])
+def test_without_javascript_the_panels_stand_one_under_the_other(
+    tv, live_server, shot, rotation_night, width, height
+):
+    season = rotation_night.season
+    address = f"{live_server.url}/l/{season.league.slug}/s/{season.pk}/wall/"
+    page = tv(width, height, java_script_enabled=False)
+    page.goto(address)
+    titles = page.locator(".wall-panel > h2")
+    assert titles.all_inner_texts() == ["Now: Round 1", "Next: Round 2", "Live scores", "Standings"]
+    for title in titles.all():
+        expect(title).to_be_visible()
+    expect(page.locator(".wall-player").first).to_be_visible()
+    shot(page, f"no-script-{width}")
+    # With its script, a laptop pages through them as a TV does; a phone keeps them stacked.
+    page = tv(width, height)
+    page.goto(address)
+    if width < 768:
+        expect(page.locator(".wall-panel.is-shown")).to_have_count(0)
+        expect(page.locator(".wall-panel").last).to_be_visible()
+    else:
+        expect(shown(page)).to_have_text("Now: Round 1")
+    snap(shot, page, f"paging-{width}")
     assert_accessible(page)
