@@ -1,6 +1,7 @@
-"""On a phone (360×640), the organiser builds a bracket from the standings and reads each seed's
-reason in a few plain words; a tap on one opens its full sentence. No axe-core violation of any
-impact, the reason shut or open, on the phone and at 1280×800."""
+"""On a phone (360×640), the organiser sees on the bracket form the order seeds from the standings
+would take, builds the bracket and reads each seed's reason in a few plain words; a tap on one
+opens its full sentence. No axe-core violation of any impact, the reasons shut or open, on the
+phone and at 1280×800."""
 
 import pytest
 from django.test import Client
@@ -34,6 +35,24 @@ def test_a_seed_reason_in_a_few_words_opens_to_its_sentence_on_a_tap(
     page = phone.new_page()
 
     page.goto(f"{live_server.url}/manage/brackets/new/?season={season.pk}")
+    order = page.locator("details.seed-order")
+    expect(order.locator("> summary")).to_have_text("The standings now: 4 teams ranked")
+    order.locator("> summary").click()
+    expect(order.locator("tbody tr")).to_have_count(4)
+    expect(order.locator("tbody tr").nth(3).locator("summary")).to_have_text(
+        "won less often than Team 3"
+    )
+    order.locator("tbody tr").nth(2).locator("summary").click()
+    expect(order.locator("tbody tr").nth(2).locator("p")).to_have_text(
+        "Behind Team 2 on head-to-head (0–1)."
+    )
+    order.scroll_into_view_if_needed()
+    shot(page, "form-phone", full_page=False)
+    assert_accessible(page, ANY_IMPACT)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    order.scroll_into_view_if_needed()
+    shot(page, "form-desktop", full_page=False)
+    page.set_viewport_size({"width": 360, "height": 640})
     page.get_by_label("Name").fill("Playoffs")
     page.get_by_label("How many teams").fill("3")
     unfinished = page.get_by_label("Seed from the standings as they are now")

@@ -14,15 +14,17 @@ RESULTS = ((1, 2), (3, 4), (2, 3))  # Teams 2 and 3 level at 1-1 on win %: 2 bea
 
 
 @pytest.fixture
-def season(make_season):
+def season(make_season, django_capture_on_commit_callbacks):
+    """Four teams after three games, their standings stored (the recompute run on commit)."""
     season = make_season("standard")
     teams = make_teams(season, 4)
     for winner, loser in RESULTS:
         first, second = teams[winner - 1], teams[loser - 1]
-        game = scoring.game_create(
-            season=season, seats=seats(first, second), team_a=first, team_b=second
-        )
-        scoring.game_record_final_score(game=game, score_a=10, score_b=5)
+        with django_capture_on_commit_callbacks(execute=True):
+            game = scoring.game_create(
+                season=season, seats=seats(first, second), team_a=first, team_b=second
+            )
+            scoring.game_record_final_score(game=game, score_a=10, score_b=5)
     return season
 
 
@@ -82,3 +84,35 @@ def test_a_bracket_seeded_before_short_reasons_shows_its_sentences(organiser_cli
     assert "<details" not in html
     assert f'<p class="cut-note">{bracket.cut_note}</p>' in html
     assert "<small>behind Team 1 on win percentage (0.500 to 1.000)</small>" in html
+
+
+def test_the_bracket_form_shows_the_order_seeds_would_take_with_their_reasons(
+    organiser_client, season
+):
+    html = organiser_client.get(f"/manage/brackets/new/?season={season.pk}").content.decode()
+
+    assert (
+        '<details class="seed-order"><summary>The standings now: 4 teams ranked</summary>' in html
+    )
+    assert (
+        "<tr><td>3</td><td>Team 3</td><td>"
+        '<details class="reason"><summary>Team 2 beat them</summary>'
+        "<p>Behind Team 2 on head-to-head (0–1).</p></details></td></tr>"
+    ) in html
+    assert (
+        "<tr><td>4</td><td>Team 4</td><td>"
+        '<details class="reason"><summary>won less often than Team 3</summary>'
+        "<p>Behind Team 3 on win percentage (0.000 to 0.500).</p></details></td></tr>"
+    ) in html
+
+
+def test_the_bracket_form_of_a_season_with_no_finished_game_shows_no_order(
+    organiser_client, make_season
+):
+    fresh = make_season("standard")
+    make_teams(fresh, 4)
+
+    html = organiser_client.get(f"/manage/brackets/new/?season={fresh.pk}").content.decode()
+
+    assert "How many teams" in html
+    assert "seed-order" not in html

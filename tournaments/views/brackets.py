@@ -51,7 +51,12 @@ from tournaments.services.brackets.corrections import (
     bracket_correction_preview,
     bracket_withdraw_team,
 )
-from tournaments.services.brackets.create import SUPPORTED_KINDS, bracket_create, bracket_publish
+from tournaments.services.brackets.create import (
+    SUPPORTED_KINDS,
+    bracket_create,
+    bracket_publish,
+    standings_seed_candidates,
+)
 from tournaments.services.schedules import season_schedule_create
 
 BOX_WIDTH, ROW_HEIGHT = 156, 32
@@ -423,6 +428,7 @@ def manage_bracket_new(request) -> HttpResponse:
         "teams": list(season.teams.filter(is_withdrawn=False)) if season else [],
         "values": request.POST or request.GET,
         "progress": season_progress(season=season) if season else None,
+        "candidates": standings_seed_candidates(season=season) if season else None,
     }
     if request.method == "POST":
         try:

@@ -48,30 +48,43 @@ class Seeding:
     cut_note_short: str = ""
 
 
+@dataclass(frozen=True)
+class SeedCandidate:
+    """A ranked team of the standings, not withdrawn, as seeding from the standings reads it:
+    its rank, its reason and the reason in a few plain words."""
+
+    team: Team
+    rank: int
+    reason: str
+    short_reason: str
+
+
+def standings_seed_candidates(*, season: Season) -> list[SeedCandidate] | None:
+    """The season's ranked teams (withdrawn ones left out) in the order of its stored standings,
+    the order seeding from the standings takes them; ``None`` while no game has finished."""
+    snapshot = StandingSnapshot.objects.filter(season=season).first()
+    if snapshot is None or not any(row["games"] for row in snapshot.standings["rows"]):
+        return None
+    teams = {team.pk: team for team in season.teams.filter(is_withdrawn=False)}
+    standings = snapshot.standings
+    shorts = short_reasons(standings["rows"], standings["tiebreaks"])
+    return [
+        SeedCandidate(teams[row["entrant"]], row["rank"], row["reason"], short)
+        for row, short in zip(standings["rows"], shorts, strict=True)
+        if row["rank"] is not None and row["entrant"] in teams
+    ]
+
+
 def seeding_from_standings(*, season: Season, team_count: int) -> Seeding:
     """The top ``team_count`` teams of the season's current standings, and why the cut falls
     where it does (from the standings rows' own reasons, in full and in a few plain words)."""
     season_standings_recompute(season_id=season.pk)
-    snapshot = StandingSnapshot.objects.filter(season=season).first()
-    if snapshot is None or not any(row["games"] for row in snapshot.standings["rows"]):
+    rows = standings_seed_candidates(season=season)
+    if rows is None:
         raise DomainError(
             "This season has no standings yet (no game has finished): set the seeds by hand.",
             field="seeding",
         )
-    teams = {team.pk: team for team in season.teams.filter(is_withdrawn=False)}
-    standings = snapshot.standings
-    short_of = dict(
-        zip(
-            (row["entrant"] for row in standings["rows"]),
-            short_reasons(standings["rows"], standings["tiebreaks"]),
-            strict=True,
-        )
-    )
-    rows = [
-        row
-        for row in snapshot.standings["rows"]
-        if row["rank"] is not None and row["entrant"] in teams
-    ]
     if team_count < 2:
         raise DomainError("A bracket needs at least 2 teams.", field="team_count")
     if len(rows) < team_count:
@@ -84,16 +97,15 @@ def seeding_from_standings(*, season: Season, team_count: int) -> Seeding:
     if len(rows) > team_count:
         last_in, first_out = rows[team_count - 1], rows[team_count]
         cut_note = (
-            f"The cut falls after {ordinal(team_count)}: {last_in['name']} is in, "
-            f"{first_out['name']} ({ordinal(first_out['rank'])}) is out: "
-            f"{first_out['reason']}."
+            f"The cut falls after {ordinal(team_count)}: {last_in.team.name} is in, "
+            f"{first_out.team.name} ({ordinal(first_out.rank)}) is out: {first_out.reason}."
         )
-        cut_note_short = f"{first_out['name']} is out: {short_of[first_out['entrant']]}"
+        cut_note_short = f"{first_out.team.name} is out: {first_out.short_reason}"
     return Seeding(
-        teams=[teams[row["entrant"]] for row in chosen],
-        ranks=[row["rank"] for row in chosen],
-        reasons=[row["reason"] for row in chosen],
-        short_reasons=[short_of[row["entrant"]] for row in chosen],
+        teams=[row.team for row in chosen],
+        ranks=[row.rank for row in chosen],
+        reasons=[row.reason for row in chosen],
+        short_reasons=[row.short_reason for row in chosen],
         cut_note=cut_note,
         cut_note_short=cut_note_short,
     )
