@@ -143,6 +143,7 @@ def test_the_wall_pages_from_the_seating_to_the_standings(
     page = tv(width, height)
     page.goto(f"{live_server.url}/l/{season.league.slug}/s/{season.pk}/wall/?seconds={PAGING}")
     expect(shown(page)).to_have_text("Now: Round 1")
+    expect(page.locator(".wall-panel:visible")).to_have_count(1)
     assert page.locator(".wall-panel").evaluate_all("all => all.map(p => p.dataset.panel)") == [
         "now-1", "next-1", "live", "standings-1",
     ]  # fmt: skip
@@ -176,6 +177,7 @@ def test_the_bracket_fills_the_screen(tv, live_server, shot, league, organiser, 
     page = tv(width, height)
     page.goto(f"{live_server.url}/l/{league.slug}/s/{season.pk}/wall/?seconds={PAGING}")
     expect(shown(page)).to_have_text("Now: Round 1")
+    expect(page.locator(".wall-panel:visible")).to_have_count(1)  # the bracket waits its turn
     assert_readable(page, ".wall-teams span:not(.vs)", height, count=4)
     expect(shown(page)).to_have_text("Spring playoffs", timeout=4 * PAGING * 1000)
     box = page.locator(".wall-panel.is-shown .bracket-svg").first.bounding_box()
