@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from league import services as league_services
-from league.models import League, LeagueRole, Player
+from league.models import League, LeagueRole, Night, Player
 from scoring import services as scoring_services
 from scoring.models import Game, Hand, ResultChange
 from scoring.services.hand_facts import hand_input_of
@@ -20,6 +20,7 @@ from tournaments.domain.archive import ACCOUNT_FIELDS, LEFT_BEHIND
 from tournaments.models import Bracket, BracketMatch
 from tournaments.services.archive import archive_lines, league_export, league_import
 from tournaments.services.brackets.corrections import bracket_correct, bracket_correction_preview
+from tournaments.services.tables import night_table_cards
 
 APPS = ("league", "scoring", "tournaments")
 
@@ -168,5 +169,8 @@ def enrich_demo() -> None:
     invitation = league_services.invitation_create(league=league, user=organiser)
     league_services.invitation_accept(invitation=invitation, user=co)
     league_services.invitation_create(league=league, user=organiser, email="next@example.org")
+    # The tents of the individual night, printed once: their links must survive the move.
+    planned = Night.objects.filter(season__league=league, plan__isnull=False).order_by("pk").first()
+    assert night_table_cards(night=planned, user=organiser)
     # A change committed while no worker ran: pending until the sweep folds it.
     ResultChange.objects.create(season_id=game.season_id, game=game)

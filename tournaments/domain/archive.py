@@ -32,7 +32,8 @@ deserializer sees them (``header_parse`` accepts the older versions it can upgra
 archive of each old version among the tests (``tests/archive/``) importing. Never reuse a
 version number. A kind added whose rows an older archive simply lacks, and whose absence means
 what a missing row means in the database (a season without money rules has the default ones:
-``tournaments.seasonmoney``), needs no bump: an older archive reads as holding none of them.
+``tournaments.seasonmoney``; a night without table cards makes them when its tents are first
+printed: ``tournaments.tablecard``), needs no bump: an older archive reads as holding none of them.
 
 Pure Python: the service turns rows into lines and back with Django's serializers.
 """
@@ -78,6 +79,7 @@ ARCHIVE_MODELS: tuple[tuple[str, str], ...] = (
     ("league.team", "season__league"),
     ("league.night", "season__league"),
     ("league.attendance", "night__season__league"),
+    ("tournaments.tablecard", "night__season__league"),
     ("tournaments.teamschedule", "season__league"),
     ("tournaments.seasonmoney", "season__league"),
     ("tournaments.nightplan", "night__season__league"),
