@@ -36,5 +36,9 @@
   document.documentElement.classList.add("wall-paging");
   show(null);
   window.setInterval(turn, seconds * 1000);
-  document.body.addEventListener("htmx:afterSwap", function () { show(shown, true); });
+  // htmx:load bubbles from the new panels (an outerHTML swap's own events fire on the old,
+  // detached element, which no listener above it hears).
+  document.body.addEventListener("htmx:load", function (event) {
+    if (event.target.id === "wall-panels") show(shown, true);
+  });
 })();

@@ -7,10 +7,12 @@ then the paging reaches the standings (Playwright waits for the panel to change,
 the bracket panel draws the bracket across the screen. Screenshots of each panel are saved."""
 
 import pytest
+from django.test import Client
 from playwright.sync_api import expect
 
 from league.models import Night, Season
 from scoring import services as scoring_services
+from scoring.models import Game
 from scoring.standings import season_standings_recompute
 from tests.api.test_brackets import make_teams, play_season
 from tests.browser.conftest import CSP_REPORTER, axe_violations
@@ -212,3 +214,22 @@ def test_without_javascript_the_panels_stand_one_under_the_other(
         expect(shown(page)).to_have_text("Now: Round 1")
     snap(shot, page, f"paging-{width}")
     assert_accessible(page)
+
+
+def test_a_hand_posted_reaches_the_wall_by_itself(tv, live_server, rotation_night):
+    """The panels poll their partial: a captain's hand shows on the panel on show, which stays."""
+    season = rotation_night.season
+    page = tv(1920, 1080)
+    page.goto(f"{live_server.url}/l/{season.league.slug}/s/{season.pk}/wall/?seconds=300")
+    score = page.locator('.wall-panel.is-shown [data-table="2"] .wall-score')
+    expect(score).to_have_text("0–0")
+    game = Game.objects.get(night=rotation_night, round_number=1, table_number=2)
+    response = Client().post(
+        f"/api/v1/games/{game.pk}/hands/",
+        {"makers": "B", "tricks_won": 5, "number": 1},
+        HTTP_X_CAPTAIN_TOKEN=game.captain_token,
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.content
+    expect(score).to_have_text("0–2", timeout=12_000)  # the next poll, within 5 seconds
+    expect(shown(page)).to_have_text("Now: Round 1")
