@@ -325,10 +325,10 @@ def test_the_receiver_enqueues_the_advance_task_for_bracket_games_only(published
     bracket_id = published()["id"]
     game = match_game(bracket_id, "W1-1")
     other = make_game()
-    with mock.patch.object(tasks.bracket_advance, "delay") as delay:
+    with mock.patch.object(tasks.bracket_advance, "apply_async") as send:
         game_finished.send(sender=Game, game_id=game.pk, change="reopened")
         game_finished.send(sender=Game, game_id=other.pk, change="finished")
-    assert delay.call_args_list == [mock.call(game.pk)]
+    assert [call.args[0] for call in send.call_args_list] == [(game.pk,)]
     assert tasks.bracket_advance.name == "tournaments.bracket_advance"
     assert settings.CELERY_BEAT_SCHEDULE["sweep-brackets"]["task"] == "tournaments.sweep_brackets"
     assert tasks.bracket_advance.delay(other.pk).get() is None  # no bracket: nothing to do
