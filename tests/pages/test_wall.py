@@ -8,9 +8,12 @@ from html import unescape
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
+from league.models import Season
+from scoring import services as scoring_services
 from scoring.models import Game
-from tests.factories import PlayerFactory
+from tests.factories import NightFactory, PlayerFactory, SeasonFactory, TeamFactory, team_game
 from tests.pages.night_desk import flashes, post
 from tournaments.models import Seat
 
@@ -117,7 +120,10 @@ def test_the_wall_seats_the_room_now_and_next_and_shows_a_game_without_hands_as_
     # The standings page says the same ("Playing now").
     standings = text(tv.get(f"/l/{night.season.league.slug}/s/{night.season.pk}/").content.decode())
     assert "No game in progress" not in standings
-    assert f"Table 1 {games[1].side_name('A')}" in standings
+    assert (
+        f"R1 Table 1 {games[1].side_name('A')} 0–0 {games[1].side_name('B')} playing · hand 1"
+        in (standings)
+    )
 
 
 def test_the_live_scores_follow_a_hand_posted_through_the_api(
@@ -157,3 +163,28 @@ def test_byes_are_named(organiser_client, night, roster, wall):
     body = Client().get(wall).content.decode()
     bye = Seat.objects.get(round__plan__night=night, table_number__isnull=True).player.name
     assert f"Sitting out: {bye}" in text(body)
+
+
+def test_a_team_night_shows_its_schedule_round_by_round(league):
+    season = SeasonFactory(league=league, format=Season.Format.TEAMS, rulebook__slug="standard")
+    night = NightFactory(season=season, date=timezone.localdate())
+    teams = [TeamFactory(season=season, name=name) for name in ("Aces", "Bowers", "Clubs", "Jacks")]
+    pairs = {1: [(0, 1), (2, 3)], 2: [(0, 2), (1, 3)]}
+    games = {}
+    for number, matches in pairs.items():
+        for table, (a, b) in enumerate(matches, start=1):
+            game = team_game(season, teams[a], teams[b], night)
+            game.round_number, game.table_number = number, table
+            game.save(update_fields=["round_number", "table_number"])
+            games[number, table] = game
+    wall = f"/l/{league.slug}/s/{season.pk}/wall/"
+    body = Client().get(wall).content.decode()
+    shown = panels(body)
+    assert list(shown) == ["Now: Round 1", "Next: Round 2", "Standings"]
+    assert shown["Now: Round 1"] == "Table 1 0–0 Aces v Bowers Table 2 0–0 Clubs v Jacks"
+    assert shown["Next: Round 2"] == "Table 1 Aces v Clubs Table 2 Bowers v Jacks"
+
+    for table in (1, 2):
+        scoring_services.game_record_final_score(game=games[1, table], score_a=10, score_b=4)
+    shown = panels(Client().get(wall).content.decode())
+    assert list(shown) == ["Now: Round 2", "Standings"]
