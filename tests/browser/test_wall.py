@@ -233,3 +233,25 @@ def test_a_hand_posted_reaches_the_wall_by_itself(tv, live_server, rotation_nigh
     assert response.status_code == 201, response.content
     expect(score).to_have_text("0–2", timeout=12_000)  # the next poll, within 5 seconds
     expect(shown(page)).to_have_text("Now: Round 1")
+
+
+def test_a_full_seating_panel_fits_a_1080p_screen(tv, live_server, shot, league, organiser):
+    """Forty players: ten tables, shown eight then two (TABLES_PER_PANEL), every name in view."""
+    season = SeasonFactory(
+        league=league, format=Season.Format.INDIVIDUAL, rulebook__slug="standard"
+    )
+    night = NightFactory(season=season)
+    for number in range(40):
+        player = PlayerFactory(league=league, name=f"{NAMES[number % 12]} {chr(65 + number // 12)}")
+        nights.night_check_in(night=night, user=organiser, player=player)
+    nights.night_plan(night=night, rounds=2, user=organiser)
+    nights.night_publish(night=night, user=organiser)
+    nights.round_start(night=night, number=1, user=organiser)
+    page = tv(1920, 1080)
+    page.goto(f"{live_server.url}/l/{league.slug}/s/{season.pk}/wall/?seconds={PAGING}")
+    expect(shown(page)).to_have_text("Now: Round 1 (1/2)")
+    assert_readable(page, ".wall-player", 1080, count=32)
+    assert_no_scrollbar(page, 1920, 1080)
+    snap(shot, page, "eight-tables")
+    expect(shown(page)).to_have_text("Now: Round 1 (2/2)", timeout=3 * PAGING * 1000)
+    assert_readable(page, ".wall-player", 1080, count=8)
