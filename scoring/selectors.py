@@ -264,24 +264,32 @@ def results_are_current(*, season_id: int, version: int | None) -> bool:
     return version is not None and version >= season_results_version(season_id=season_id)
 
 
-def season_page_versions(*, season_id: int) -> tuple[int, int | None, int | None, str | None]:
-    """``(results_version, snapshot results_version, race_version, race_games)``: one query, for
-    the keys of cached pages that show the playoff race (it is stored after the snapshot, and
-    worked out again, at the same version, when the season's games still to play change)."""
+def season_page_versions(
+    *, season_id: int
+) -> tuple[int, int | None, int | None, str | None, int | None]:
+    """``(results_version, snapshot results_version, race_version, race_games, newest game)``:
+    one query, for the keys of cached pages that show the playoff race (it is stored after the
+    snapshot, and worked out again, at the same version, when the season's games still to play
+    change) and the games being played (a round started creates games before any result: the
+    id of the season's newest game, read from its ``game_season_newest`` index)."""
     from league.models import Season
 
+    newest = (
+        Game.objects.filter(season_id=OuterRef("pk")).order_by("-created_at", "id").values("pk")[:1]
+    )
     found = (
         Season.objects.filter(pk=season_id)
-        .annotate(version=results_version_expression())
+        .annotate(version=results_version_expression(), newest_game=Subquery(newest))
         .values_list(
             "version",
             "snapshot__results_version",
             "snapshot__race_version",
             "snapshot__race_games",
+            "newest_game",
         )
         .first()
     )
-    return found if found is not None else (0, None, None, None)
+    return found if found is not None else (0, None, None, None, None)
 
 
 def season_games_in_progress(*, season) -> list[Game]:

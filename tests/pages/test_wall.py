@@ -100,6 +100,8 @@ def test_the_wall_seats_the_room_now_and_next_and_shows_a_game_without_hands_as_
     assert list(panels(body)) == ["Next: Round 1", "Standings"]
     assert tables_of(body, "Next: Round 1") == planned_tables(night, 1)
 
+    standings_page = f"/l/{night.season.league.slug}/s/{night.season.pk}/"
+    assert "playing · hand 1" not in text(tv.get(standings_page).content.decode())
     start(organiser_client, night, 1)
     response = tv.get(wall)
     assert response["Vary"] == "HX-Request"
@@ -118,7 +120,7 @@ def test_the_wall_seats_the_room_now_and_next_and_shows_a_game_without_hands_as_
         assert f"Table {number} {a} 0–0 {b} first hand" in live
     assert 'hx-trigger="every 5s"' in body
     # The standings page says the same ("Playing now").
-    standings = text(tv.get(f"/l/{night.season.league.slug}/s/{night.season.pk}/").content.decode())
+    standings = text(tv.get(standings_page).content.decode())
     assert "No game in progress" not in standings
     assert (
         f"R1 Table 1 {games[1].side_name('A')} 0–0 {games[1].side_name('B')} playing · hand 1"
