@@ -20,7 +20,12 @@ from scoring.access import game_for_organiser
 from scoring.manage import exports as hand_exports
 from scoring.manage.forms import PlayoffSpotsForm
 from scoring.models import Game, Hand
-from scoring.selectors import game_counting_hands, season_results_version, season_snapshot_get
+from scoring.selectors import (
+    game_counting_hands,
+    season_games_in_progress,
+    season_results_version,
+    season_snapshot_get,
+)
 from scoring.standings import season_rules as season_ranking_rules
 from scoring.standings import season_set_standing_rules, season_standings_recompute
 
@@ -104,11 +109,7 @@ def season_dashboard(request, pk: int):
     sections = [
         ("Disputed", finished.filter(confirmation=Game.Confirmation.DISPUTED), "disputed"),
         ("Waiting for confirmation", finished.filter(confirmation="pending"), "unconfirmed"),
-        (
-            "Playing now",
-            games.filter(status=Game.Status.IN_PROGRESS).order_by("table_number"),
-            "in-progress",
-        ),
+        ("Playing now", season_games_in_progress(season=season), "in-progress"),
     ]
     context = {
         "season": season,

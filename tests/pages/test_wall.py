@@ -120,6 +120,9 @@ def test_the_wall_seats_the_room_now_and_next_and_shows_a_game_without_hands_as_
         assert f"Table {number} {a} 0–0 {b} first hand" in live
     assert 'hx-trigger="every 5s"' in body
     # The standings page says the same ("Playing now").
+    dashboard = organiser_client.get(f"/manage/seasons/{night.season.pk}/").content.decode()
+    playing = dashboard.split('<section class="games in-progress">')[1].split("</section>")[0]
+    assert text(playing).startswith("Playing now 2 Table 1, round 1")  # the organisers' too
     standings = text(tv.get(standings_page).content.decode())
     assert "No game in progress" not in standings
     assert (
