@@ -124,17 +124,16 @@ def build_rotation(
     ``balance_partner_strength`` then the one with the most even average partner rating
     (``tournaments.domain.rotation_season``).
     """
-    return _plan(
-        played=(),
-        players=players,
-        total_rounds=rounds,
+    return plan_rotation(
+        players,
+        rounds,
         seed=seed,
         keep_apart=keep_apart,
-        fixed_table=fixed_table or {},
-        called=called or {},
+        fixed_table=fixed_table,
+        called=called,
         stationary=stationary,
         history=history,
-        balance=balance_partner_strength,
+        balance_partner_strength=balance_partner_strength,
     ).rotation
 
 
@@ -159,22 +158,17 @@ def replan_rotation(
     Sit-outs are evened over the night counting rounds a late arrival missed, so late arrivals
     sit out last.
     """
-    if total_rounds < len(played):
-        raise DomainError(
-            f"{len(played)} rounds are already played; the night cannot end after {total_rounds}",
-            field="total_rounds",
-        )
-    return _plan(
-        played=tuple(played),
-        players=players,
-        total_rounds=total_rounds,
+    return plan_rotation(
+        players,
+        total_rounds,
+        played=played,
         seed=seed,
         keep_apart=keep_apart,
-        fixed_table=fixed_table or {},
-        called=called or {},
+        fixed_table=fixed_table,
+        called=called,
         stationary=stationary,
         history=history,
-        balance=balance_partner_strength,
+        balance_partner_strength=balance_partner_strength,
     ).rotation
 
 
