@@ -8,7 +8,7 @@ costs. ``DATABASE_URL`` and ``SECRET_KEY`` come from the environment, as for the
 
 import os
 
-import dj_database_url
+from config.database import postgres_database
 
 SECRET_KEY = os.environ["SECRET_KEY"]
 DEBUG = False
@@ -17,7 +17,6 @@ INSTALLED_APPS: list[str] = []
 MIDDLEWARE: list[str] = []
 ROOT_URLCONF = "benchmarks.floor_urls"
 USE_TZ = True
-# The product's connection settings (config.settings): persistent connections, health-checked.
-DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# The product's connection settings (config.database): persistent, health-checked connections.
+DATABASES = {"default": postgres_database(os.environ["DATABASE_URL"])}
 LOGGING_CONFIG = None

@@ -10,8 +10,9 @@ import os
 import secrets
 from pathlib import Path
 
-import dj_database_url
 from kombu import Queue
+
+from config.database import postgres_database
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -102,20 +103,8 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 DATABASE_POOLING = os.environ.get("DATABASE_POOLING", "session").strip().lower() or "session"
 """``transaction`` when DATABASE_URL names a transaction-pooling PgBouncer: each transaction may
 run on another server connection, so nothing may outlive one (README: How to scale out)."""
-if DATABASE_POOLING not in {"session", "transaction"}:
-    raise RuntimeError(f"DATABASE_POOLING is session or transaction, not {DATABASE_POOLING!r}")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    # Statements are bound on the client and never prepared on the server (Django's default
-    # cursor, said here so that no option turns it on): a prepared statement lives in one server
-    # session, which a transaction pooler hands to another client after each transaction.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        server_side_binding=False, prepare_threshold=None
-    )
-    # Behind a transaction pooler, QuerySet.iterator() must not open a server-side cursor (Django
-    # declares it WITH HOLD outside a transaction: it would outlive the transaction).
-    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = DATABASE_POOLING == "transaction"
+    DATABASES = {"default": postgres_database(DATABASE_URL, pooling=DATABASE_POOLING)}
 else:
     DATABASES = {
         "default": {

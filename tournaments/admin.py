@@ -12,7 +12,9 @@ from tournaments.models import (
     BracketMatchGame,
     NightPlan,
     PlannedRound,
+    SeasonMoney,
     Seat,
+    TableCard,
     TeamSchedule,
 )
 
@@ -96,3 +98,17 @@ class SeatAdmin(ReadOnlyAdmin):
 @admin.register(TeamSchedule)
 class TeamScheduleAdmin(ReadOnlyAdmin):
     list_display = ["season", "cycles", "rounds_per_night", "created_at"]
+
+
+@admin.register(TableCard)
+class TableCardAdmin(ReadOnlyAdmin):
+    list_display = ["night", "number", "created_at"]
+    list_select_related = ["night__season"]
+
+
+@admin.register(SeasonMoney)
+class SeasonMoneyAdmin(ReadOnlyAdmin):
+    """Money rules change on the season's money page, which checks them (the pot's domain)."""
+
+    list_display = ["season", "updated_at"]
+    list_select_related = ["season"]
