@@ -135,7 +135,7 @@ def test_public_pages(world, page, live_server):
             f"/l/{slug}/s/{season.pk}/nights/{world['night'].pk}/",
             f"/nights/{world['solo_night'].pk}/",
             f"/brackets/{world['bracket'].pk}/",
-            f"/l/{slug}/s/{season.pk}/projector/",
+            f"/l/{slug}/s/{season.pk}/wall/",
         ],
     )
 
