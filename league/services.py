@@ -532,21 +532,7 @@ def season_set_usual_rounds(*, season: Season, rounds: int | None, user=None) ->
     default rounds when a night is planned. Audited."""
     if rounds is not None and not 1 <= rounds <= MAX_USUAL_ROUNDS:
         raise DomainError(f"a night holds 1 to {MAX_USUAL_ROUNDS} rounds", field="usual_rounds")
-    with transaction.atomic():
-        season = Season.objects.select_for_update().get(pk=season.pk)
-        before = season.usual_rounds
-        if before == rounds:
-            return season
-        season.usual_rounds = rounds
-        season.save(update_fields=["usual_rounds"])
-        audit_record(
-            league=season.league_id,
-            actor=actor_of(user, default=SYSTEM),
-            action="season.usual_rounds",
-            target=season,
-            before={"usual_rounds": before},
-            after={"usual_rounds": rounds},
-        )
+    season_option_set(season=season, field="usual_rounds", value=rounds, user=user)
     return season
 
 
@@ -558,22 +544,30 @@ def season_set_partner_balance(*, season: Season, is_on: bool, user=None) -> Sea
             "partners are fixed in a team season; only rotating partners can be balanced",
             field="balance_partner_strength",
         )
+    season_option_set(season=season, field="balance_partner_strength", value=is_on, user=user)
+    return season
+
+
+def season_option_set(*, season: Season, field: str, value, user=None) -> bool:
+    """Set one of a season's options (a field checked by the caller) under the season's row
+    lock, audited as ``season.<field>`` with its value before and after; ``season`` is updated
+    in place. Returns whether anything changed (setting the same value writes nothing)."""
     with transaction.atomic():
-        season = Season.objects.select_for_update().get(pk=season.pk)
-        before = season.balance_partner_strength
-        if before == is_on:
-            return season
-        season.balance_partner_strength = is_on
-        season.save(update_fields=["balance_partner_strength"])
+        locked = Season.objects.select_for_update().only("pk", field).get(pk=season.pk)
+        before = getattr(locked, field)
+        setattr(season, field, value)
+        if before == value:
+            return False
+        Season.objects.filter(pk=season.pk).update(**{field: value})
         audit_record(
             league=season.league_id,
             actor=actor_of(user, default=SYSTEM),
-            action="season.balance_partner_strength",
+            action=f"season.{field}",
             target=season,
-            before={"balance_partner_strength": before},
-            after={"balance_partner_strength": is_on},
+            before={field: before},
+            after={field: value},
         )
-    return season
+    return True
 
 
 def invitation_create(*, league: League, user, email: str = ""):
