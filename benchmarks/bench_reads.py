@@ -81,9 +81,9 @@ def line(label: str, seconds: float, size: int | None = None) -> None:
 
 
 def main() -> None:
-    kept = base.recreate_database()
+    kept = base.DATABASE.recreate(keep=base.KEEP)
     try:
-        base.setup_django()
+        base.setup_django(base.ENV, without=("REDIS_URL",))
         from django.db import connection, transaction
         from django.test import Client
         from django.urls import reverse
@@ -182,7 +182,7 @@ def main() -> None:
 
         connections.close_all()
         if not base.KEEP:
-            base.drop_database()
+            base.DATABASE.drop()
 
 
 if __name__ == "__main__":

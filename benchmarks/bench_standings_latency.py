@@ -59,8 +59,8 @@ def prepare() -> tuple[str, dict[str, tuple[int, list[int]]], float]:
 
     import redis
 
-    kept = big.recreate_database()
-    big.setup_django()
+    kept = big.DATABASE.recreate(keep=big.KEEP)
+    big.setup_django(big.ENV, without=("REDIS_URL",))
     from django.contrib.auth import get_user_model
     from django.db import connections
     from rest_framework.authtoken.models import Token
@@ -220,7 +220,7 @@ def main() -> None:
 
         connections.close_all()
         if not big.KEEP:
-            big.drop_database()
+            big.DATABASE.drop()
 
 
 if __name__ == "__main__":

@@ -37,7 +37,6 @@ counts are the snapshot's.
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 import uuid
@@ -46,7 +45,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_URL = os.environ.get("BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 DATABASE_NAME = os.environ.get("BENCH_DATABASE_NAME", "euchre_bench_standings")
-DATABASE_URL = ADMIN_URL.rsplit("/", 1)[0] + "/" + DATABASE_NAME
+sys.path.insert(0, str(ROOT))
+from benchmarks.databases import BenchDatabase, setup_django  # noqa: E402
+
+DATABASE = BenchDatabase(ADMIN_URL, DATABASE_NAME)
+DATABASE_URL = DATABASE.url
 PLAYERS = int(os.environ.get("BENCH_PLAYERS", "1000"))
 HANDS = int(os.environ.get("BENCH_HANDS", "500000"))
 NIGHTS = 10
@@ -107,42 +110,6 @@ ORDER BY wins DESC, points_for DESC
 """The floor. Summing each game's hands once before expanding to its seats reads the same rows
 as the first form of this benchmark (every hand joined to its four seats, then grouped), which
 took 2.3x as long at 1M hands; the counts are the same (``cross_check``)."""
-
-
-def recreate_database() -> bool:
-    """Make an empty database; with ``BENCH_KEEP``, say whether a kept one is there instead."""
-    import psycopg
-
-    with psycopg.connect(ADMIN_URL, autocommit=True) as connection:
-        if (
-            KEEP
-            and connection.execute(
-                "SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)
-            ).fetchone()
-        ):
-            return True
-        connection.execute(f"DROP DATABASE IF EXISTS {DATABASE_NAME} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {DATABASE_NAME}")
-    return False
-
-
-def drop_database() -> None:
-    import psycopg
-
-    with psycopg.connect(ADMIN_URL, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {DATABASE_NAME} WITH (FORCE)")
-
-
-def setup_django() -> None:
-    env = {**os.environ, **ENV}
-    env.pop("REDIS_URL", None)  # no broker: the recompute is called directly
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    os.environ.update(ENV)
-    os.environ.pop("REDIS_URL", None)
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
 
 
 def one_hand(chance: random.Random, seats: tuple[int, ...]) -> dict:
@@ -455,9 +422,9 @@ def spread(ratios: list[float]) -> str:
 
 
 def main() -> None:
-    kept = recreate_database()
+    kept = DATABASE.recreate(keep=KEEP)
     try:
-        setup_django()
+        setup_django(ENV, without=("REDIS_URL",))
         import scoring.standings
 
         # The playoff race is queued for a worker after each snapshot; with no broker here it
@@ -498,7 +465,7 @@ def main() -> None:
 
         connections.close_all()
         if not KEEP:
-            drop_database()
+            DATABASE.drop()
 
 
 if __name__ == "__main__":

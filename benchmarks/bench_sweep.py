@@ -36,7 +36,6 @@ prints the plan of each check.
 
 import os
 import statistics
-import subprocess
 import sys
 import time
 import uuid
@@ -45,7 +44,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_URL = os.environ.get("BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 DATABASE_NAME = os.environ.get("BENCH_DATABASE_NAME", "euchre_bench_sweep")
-DATABASE_URL = ADMIN_URL.rsplit("/", 1)[0] + "/" + DATABASE_NAME
+sys.path.insert(0, str(ROOT))
+from benchmarks.databases import BenchDatabase, setup_django  # noqa: E402
+
+DATABASE = BenchDatabase(ADMIN_URL, DATABASE_NAME)
+DATABASE_URL = DATABASE.url
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 SEASONS = int(os.environ.get("BENCH_SEASONS", "10000"))
 HANDS = int(os.environ.get("BENCH_HANDS", "1000000"))
@@ -63,40 +66,6 @@ ENV = {
     "DJANGO_SETTINGS_MODULE": "config.settings",
     "LOG_LEVEL": "ERROR",
 }
-
-
-def recreate_database() -> bool:
-    """Make an empty database; with ``BENCH_KEEP``, say whether a kept one is there instead."""
-    import psycopg
-
-    with psycopg.connect(ADMIN_URL, autocommit=True) as connection:
-        if (
-            KEEP
-            and connection.execute(
-                "SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)
-            ).fetchone()
-        ):
-            return True
-        connection.execute(f"DROP DATABASE IF EXISTS {DATABASE_NAME} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {DATABASE_NAME}")
-    return False
-
-
-def drop_database() -> None:
-    import psycopg
-
-    with psycopg.connect(ADMIN_URL, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {DATABASE_NAME} WITH (FORCE)")
-
-
-def setup_django() -> None:
-    env = {**os.environ, **ENV}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    os.environ.update(ENV)
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
 
 
 def build_history() -> dict[str, list[int]]:
@@ -358,9 +327,9 @@ def show_plans() -> None:
 
 
 def main() -> None:
-    kept = recreate_database()
+    kept = DATABASE.recreate(keep=KEEP)
     try:
-        setup_django()
+        setup_django(ENV)
         purge()
         changed = expected_changes() if kept else build_history()
         from scoring import standings, tasks
@@ -399,7 +368,7 @@ def main() -> None:
 
         connections.close_all()
         if not KEEP:
-            drop_database()
+            DATABASE.drop()
 
 
 if __name__ == "__main__":
