@@ -101,9 +101,9 @@ ENUM_CHOICES = {
     "defender_alone": [(m.value, m.value.replace("_", " ")) for m in DefenderAlone],
     "renege_penalty": [(m.value, m.value.replace("_", " ")) for m in RenegePenalty],
     "game_length": [
-        (GameLength.TARGET.value, "to the target (or the time limit, whichever first)"),
-        (GameLength.HANDS.value, "a number of hands (or the time limit, whichever first)"),
-        (GameLength.TIME.value, "the time limit alone: the higher score wins"),
+        (GameLength.TARGET.value, "to the target score"),
+        (GameLength.HANDS.value, "a number of hands"),
+        (GameLength.TIME.value, "the time limit alone"),
     ],
     "tie_at_time": [
         (TieAtTime.NEXT_HAND.value, "play on: the next hand decides"),
@@ -111,6 +111,8 @@ ENUM_CHOICES = {
     ],
 }
 OPTION_HELP = {
+    "game_length": "With a time limit, a game to the target or of a number of hands ends at "
+    "whichever comes first; the time limit alone: the higher score at time wins.",
     "time_limit_minutes": "1 to 180. When time is called, the hand being played is finished and "
     "the higher score wins.",
     "tie_at_time": "A bracket game is never a draw: level at time, it plays one more hand "

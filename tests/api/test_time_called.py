@@ -9,11 +9,11 @@ from django.core.cache import cache
 from league.domain.rules import PRESETS
 from league.models import Rulebook
 from scoring import services
-from scoring.models import Game, Hand
+from scoring.models import Hand
 from scoring.race import season_race_compute
 from scoring.standings import season_standings_recompute
-from tests.factories import SeasonFactory, race_season, team_game
 from tests.api.test_brackets import match_game
+from tests.factories import SeasonFactory, race_season, team_game
 
 pytestmark = pytest.mark.django_db
 
@@ -187,9 +187,7 @@ def test_the_rulebook_time_options_through_the_api(organiser_api, league, api):
     assert Rulebook.objects.filter(name="Bad").count() == 0
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     components = schema["components"]["schemas"]
-    assert {"time_limit_minutes", "tie_at_time"} <= set(
-        components["RulebookOptions"]["properties"]
-    )
+    assert {"time_limit_minutes", "tie_at_time"} <= set(components["RulebookOptions"]["properties"])
     assert "time_called" in components["HandInputRequest"]["properties"]
     assert "time_called" in components["Game"]["properties"]
 
@@ -214,8 +212,7 @@ def test_a_draw_at_time_in_the_standings_and_on_the_public_page(api, client, lea
     season_standings_recompute(season_id=season.pk)
     rows = api.get(f"/api/v1/seasons/{season.pk}/standings/").json()["standings"]["rows"]
     assert [
-        (row["name"], row["wins"], row["losses"], row["draws"], row["points_for"])
-        for row in rows
+        (row["name"], row["wins"], row["losses"], row["draws"], row["points_for"]) for row in rows
     ] == [("Team 1", 1, 0, 1, 3), ("Team 2", 0, 0, 1, 2), ("Team 3", 0, 1, 0, 0)]
     assert [row["win_pct"] for row in rows] == [0.75, 0.5, 0.0]
     page = client.get(f"/l/{league.slug}/s/{season.pk}/").content.decode()
@@ -226,7 +223,7 @@ def test_a_draw_at_time_in_the_standings_and_on_the_public_page(api, client, lea
 
 def test_the_race_counts_a_draw_at_time_as_half_a_win(league):
     cache.clear()
-    season, teams, _night, (aces_v_diamonds, _bowers_v_clubs) = race_season(league)
+    season, _teams, _night, (aces_v_diamonds, _bowers_v_clubs) = race_season(league)
     season.rulebook.options = DRAW_AT_TIME
     season.rulebook.save(update_fields=["options"])
     season_standings_recompute(season_id=season.pk)

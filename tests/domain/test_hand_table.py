@@ -28,6 +28,7 @@ POINTS = (
 def random_rulebook(pick: random.Random) -> Rulebook:
     game_length = pick.choice(list(GameLength))
     minutes = pick.randint(1, 180)
+    timed = game_length is GameLength.TIME or pick.random() < 0.5
     return Rulebook(
         **{name: pick.randint(0, 20) for name in POINTS},
         defender_alone=pick.choice(list(DefenderAlone)),
@@ -36,7 +37,7 @@ def random_rulebook(pick: random.Random) -> Rulebook:
         game_length=game_length,
         target_score=pick.randint(1, 100),
         hands_per_game=pick.randint(1, 100),
-        time_limit_minutes=minutes if game_length is GameLength.TIME or pick.random() < 0.5 else None,
+        time_limit_minutes=minutes if timed else None,
         tie_at_time=pick.choice(list(TieAtTime)),
         dealer_partner_must_go_alone=pick.random() < 0.5,
     )
