@@ -56,6 +56,7 @@ class HandRow:
     dealer: str
     score_a: int
     score_b: int
+    time_called: bool = False
 
 
 def card_context(
@@ -88,6 +89,7 @@ def card_context(
             dealer=seats[hand.dealer_seat].name,
             score_a=running[index + 1][0],
             score_b=running[index + 1][1],
+            time_called=hand.time_called,
         )
         for index, hand in enumerate(hands)
     ]

@@ -126,6 +126,16 @@
       (state.timeCalled && (state.a !== state.b || game.tie_at_time === "draw"));
   }
 
+  /* What the engine refuses of a hand whatever its facts, from the game's state before it
+     (scoring.domain.engine.game_state_after): any hand after the end, time called twice. */
+  function refusedByGame(state, body) {
+    if (state.over) return "the game was already over";
+    if (state.timeCalled && new URLSearchParams(body).has("time_called")) {
+      return "time was already called in this game; the next hand that breaks the tie ends it";
+    }
+    return null;
+  }
+
   /* The server's state on the card, with the waiting hands added in order. */
   function project(queue) {
     var data = card().dataset;
@@ -138,9 +148,8 @@
     queue.forEach(function (item) {
       if (!state.known) return;
       var timeCalled = new URLSearchParams(item.body).has("time_called");
-      var result = state.over ? { error: "the game was already over" }
-        : timeCalled && state.timeCalled ? { error: "time was already called in this game" }
-        : lookUp(item.body, state.dealer);
+      var refusal = refusedByGame(state, item.body);
+      var result = refusal ? { error: refusal } : lookUp(item.body, state.dealer);
       if (!result) {
         state.known = false;
       } else if (result.error) {
@@ -477,7 +486,8 @@
     var body = new URLSearchParams(data).toString();
     if (mode === "queue") {
       var ahead = project(queue);
-      var result = ahead.known && lookUp(body, ahead.dealer);
+      var refusal = ahead.known && refusedByGame(ahead, body);
+      var result = refusal ? { error: refusal } : ahead.known && lookUp(body, ahead.dealer);
       if (result && result.error) return refuseNow(form, result.error);
       clearRefused();
     }

@@ -45,6 +45,7 @@ def test_time_called_ends_the_game_and_the_card_says_who_won(client, make_game):
     side_a = game.side_name("A")
     assert status_line(html).startswith(f"Time called: {side_a} won, 2–1")
     assert CHECKBOX not in html  # the game is over: no hand form
+    assert "dealt · 2–1 · time called" in html  # the hand time was called on
 
 
 def test_a_tie_at_time_plays_on_then_the_next_hand_decides(client, make_game):
