@@ -342,6 +342,11 @@ class SettleForm(forms.Form):
     renege = forms.ChoiceField(choices=SIDE_CHOICES, required=False, label="Renege by")
     thrown_in = forms.BooleanField(required=False)
     misdeal = forms.BooleanField(required=False)
+    time_called = forms.BooleanField(
+        required=False,
+        label="Time was called on this hand",
+        help_text="A timed rulebook only: the game's last hand (unless level and playing on).",
+    )
 
     def __init__(self, *args, game=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -367,4 +372,5 @@ class SettleForm(forms.Form):
             "renege": data.get("renege") or None,
             "thrown_in": data.get("thrown_in", False),
             "misdeal": data.get("misdeal", False),
+            "time_called": data.get("time_called", False),
         }

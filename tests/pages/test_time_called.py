@@ -124,3 +124,32 @@ def test_the_organiser_sets_a_time_limit_and_a_draw_at_time(organiser_client, ma
         "draw",
     )
     assert Game.objects.count() == 0
+
+
+def test_an_organiser_settles_a_dispute_by_taking_time_called_back(organiser_client, make_season):
+    from scoring import services
+
+    season = make_season("timed")
+    game = team_game(season, TeamFactory(season=season), TeamFactory(season=season))
+    services.hand_record(game=game, data=services.HandInput(makers="A", tricks_won=5))
+    services.hand_record(
+        game=game, data=services.HandInput(makers="B", tricks_won=3, time_called=True)
+    )
+    services.game_dispute(game=game, reason="time was not up")
+    url = reverse("manage:game-settle", args=[game.pk])
+    assert "Time was called on this hand" in text(organiser_client.get(url))
+    response = organiser_client.post(
+        url,
+        {
+            "decision": "correct",
+            "reason": "the clock was stopped",
+            "number": "2",
+            "makers": "B",
+            "tricks_won": "3",
+        },
+    )
+    assert response.status_code == 302, text(response)
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.time_called) == ("in_progress", "", False)
+    hand = Hand.objects.get(game=game, number=2, status="active")
+    assert (hand.time_called, hand.source) == (False, "organiser")
