@@ -234,6 +234,7 @@ def test_time_called_offline_plays_on_when_level_then_ends_the_game(table_game, 
         " · 2 hands not sent yet"
     )
     expect(time_called).not_to_be_checked()
+    assert_accessible(page, ANY_IMPACT)  # the form with its "Time was called" toggle
     captain.caller("Carol")
     captain.tricks(5)
     time_called.check()
