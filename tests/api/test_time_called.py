@@ -219,6 +219,8 @@ def test_a_draw_at_time_in_the_standings_and_on_the_public_page(api, client, lea
     assert "W–L–D" in page
     for record in ("1–0–1", "0–0–1", "0–1–0"):
         assert f'<td class="num">{record}</td>' in page
+    wall = client.get(f"/l/{league.slug}/s/{season.pk}/wall/").content.decode()
+    assert "W–L–D" in wall and '<td class="num">1–0–1</td>' in wall
 
 
 def test_the_race_counts_a_draw_at_time_as_half_a_win(league):
