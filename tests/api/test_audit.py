@@ -41,6 +41,7 @@ def _picture(game, number, *, outcome, points_a, points_b, status, makers="A", t
         "thrown_in": False,
         "misdeal": False,
         "ordered_up": None,
+        "time_called": False,
         "outcome": outcome,
         "points_a": points_a,
         "points_b": points_b,

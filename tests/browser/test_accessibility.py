@@ -193,6 +193,7 @@ def test_workspace_pages(world, phone, live_server, organiser):
             "/manage/tokens/",
             f"/manage/brackets/new/?season={season.pk}",
             f"/manage/seasons/{season.pk}/schedule/",
+            f"/manage/seasons/{season.pk}/rules/",
             f"/manage/leagues/{league.pk}/archived/",
             f"/manage/seasons/{solo.pk}/money/",
             f"/manage/seasons/{solo.pk}/money/ledger/",

@@ -209,3 +209,47 @@ def test_a_hand_the_rulebook_refuses_is_said_at_once_offline_and_not_kept(table_
     captain.record()
     expect(page.locator("[data-flash]")).to_have_text("Hand 1: Euchred by a lone defender: A +4")
     assert Game.objects.get(pk=game.pk).score_a == 4
+
+
+def test_time_called_offline_plays_on_when_level_then_ends_the_game(table_game, card, phone, shot):
+    """A 25-minute game: time called on a level hand waits on the phone and the card says the
+    next hand decides; time called again is refused at once; the next hand ends the game as the
+    server then agrees."""
+    game = table_game("timed")
+    captain = card(game)
+    page = captain.page
+    status = page.locator(".status")
+    length = "25-minute games, the higher score wins"
+    time_called = page.get_by_role("checkbox", name="Time was called")
+    phone.set_offline(True)
+    captain.caller("Alice")
+    captain.tricks(3)
+    captain.record()
+    captain.caller("Bob")
+    captain.tricks(4)
+    time_called.check()
+    captain.record()
+    expect(status).to_have_text(
+        f"Hand 3 · Carol deals · {length}, tied at time 1–1: the next hand decides"
+        " · 2 hands not sent yet"
+    )
+    expect(time_called).not_to_be_checked()
+    assert_accessible(page, ANY_IMPACT)  # the form with its "Time was called" toggle
+    captain.caller("Carol")
+    captain.tricks(5)
+    time_called.check()
+    captain.record()
+    expect(page.locator("[data-flash]")).to_have_text(
+        "Time was already called in this game; the next hand that breaks the tie ends it"
+    )
+    time_called.uncheck()
+    captain.record()
+    expect(status).to_have_text("Time called: Alice & Carol won, 3–1 3 hands not sent yet")
+    assert_accessible(page, ANY_IMPACT)
+    shot(page, "time-called-offline")
+    phone.set_offline(False)
+    expect(page.locator("#pending")).to_be_hidden(timeout=15000)
+    expect(status).to_have_text(f"Time called: Alice & Carol won, 3–1 {length}")
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.time_called, game.score_a) == ("finished", "A", True, 3)
+    assert stored(game) == [(1, "make", 1, 0), (2, "make", 0, 1), (3, "march", 2, 0)]

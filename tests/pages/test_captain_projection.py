@@ -99,10 +99,14 @@ def test_the_table_is_the_engine_for_every_hand_the_card_can_submit(client, make
             facts = HandFacts(dealer_seat=dealer, **{special: True})
             found = rules["results"][rules["special"][special][dealer]]
             assert found == engine_says(rulebook, facts), facts
-    if rulebook.game_length is GameLength.HANDS:
-        assert rules["game"] == {"length": "hands", "hands_per_game": rulebook.hands_per_game}
-    else:
-        assert rules["game"] == {"length": "target", "target_score": rulebook.target_score}
+    expected = {
+        GameLength.HANDS: {"length": "hands", "hands_per_game": rulebook.hands_per_game},
+        GameLength.TARGET: {"length": "target", "target_score": rulebook.target_score},
+        GameLength.TIME: {"length": "time"},
+    }[rulebook.game_length]
+    if rulebook.is_timed:
+        expected["tie_at_time"] = "next_hand"  # the timed presets play on at a tie
+    assert rules["game"] == expected
 
 
 def test_the_table_follows_a_nights_number_of_hands(client, make_game):

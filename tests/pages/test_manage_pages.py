@@ -28,7 +28,7 @@ def client(organiser):
 
 def _options_data(options: dict, prefix: str = "") -> dict:
     return {
-        f"{prefix}{name}": ("on" if value is True else "" if value is False else value)
+        f"{prefix}{name}": ("on" if value is True else "" if value in (False, None) else value)
         for name, value in options.items()
         if name in OPTION_LABELS and value is not False
     }
@@ -222,10 +222,10 @@ def test_exports(client, league):
     lines = hands.splitlines()
     assert lines[0] == (
         "game,hand,dealer_seat,makers,caller,caller_alone,defender_alone,tricks_won,renege,"
-        "thrown_in,misdeal,ordered_up,outcome,points_a,points_b"
+        "thrown_in,misdeal,ordered_up,time_called,outcome,points_a,points_b"
     )
     assert lines[1:] == [
-        f"{game.pk},{n},{(n - 1) % 4},A,,0,0,5,,0,0,,march,2,0" for n in range(1, 6)
+        f"{game.pk},{n},{(n - 1) % 4},A,,0,0,5,,0,0,,0,march,2,0" for n in range(1, 6)
     ]
     standings = client.get(reverse("manage:export-standings", args=[season.pk])).content.decode()
     header, *rows = standings.splitlines()
