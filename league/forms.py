@@ -360,17 +360,3 @@ class SettleForm(forms.Form):
         if data.get("decision") == "correct" and not data.get("number"):
             self.add_error("number", "say which hand to correct")
         return data
-
-    def hand_data(self) -> dict:
-        data = self.cleaned_data
-        return {
-            "makers": data.get("makers") or None,
-            "caller": data.get("caller"),
-            "caller_alone": data.get("caller_alone", False),
-            "defender_alone": data.get("defender_alone", False),
-            "tricks_won": data.get("tricks_won"),
-            "renege": data.get("renege") or None,
-            "thrown_in": data.get("thrown_in", False),
-            "misdeal": data.get("misdeal", False),
-            "time_called": data.get("time_called", False),
-        }

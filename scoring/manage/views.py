@@ -132,7 +132,7 @@ def game_settle(request, pk: int):
         values = form.cleaned_data
         hand = None
         if values["decision"] == "correct":
-            hand = scoring_services.HandInput.from_data(form.hand_data())
+            hand = scoring_services.HandInput.from_data(values)  # the facts named as in FACTS
         try:
             scoring_services.game_settle_dispute(
                 game=game,
