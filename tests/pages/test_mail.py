@@ -319,3 +319,55 @@ def test_retries_never_send_twice(smtp, committed, night, players, organiser):
     assert tasks.email_night_seats.apply(args=[night.pk]).get() == 0
     assert smtp.recipients() == [address("Ann"), address("Bea"), address("Cy")]
     assert NightEmail.objects.filter(night=night).count() == 3
+
+
+def test_the_organiser_records_consent_only_with_the_box_ticked(
+    smtp, organiser_client, players, league, client
+):
+    bea = players["Bea"]
+    page = organiser_client.get(f"/manage/players/{bea.pk}/")
+    assert b"Bea gets no emails." in page.content
+    assert b"Tick only with the player's consent" in page.content
+
+    refused = organiser_client.post(
+        f"/manage/players/{bea.pk}/emails/", {"consent_email": "bea@example.org"}
+    )
+    assert refused.status_code == 400
+    assert b"tick the box only once the player has agreed" in refused.content
+    assert not EmailConsent.objects.exists()
+
+    done = organiser_client.post(
+        f"/manage/players/{bea.pk}/emails/",
+        {"consent_email": "bea@example.org", "agreed": "on"},
+        follow=True,
+    )
+    assert b"Sent to <b>bea@example.org</b>" in done.content
+    recorded = EmailConsent.objects.get(player=bea)
+    assert recorded.is_counting and recorded.source == "organiser"
+    assert recorded.wording == league_services.email_consent_wording(
+        league=league, email="bea@example.org"
+    )
+    assert smtp.messages == []  # recorded in person: no confirmation email
+
+    # The address is the organisers' alone: not on the public pages nor in the public API.
+    assert b"bea@example.org" not in client.get(f"/l/{league.slug}/players/{bea.pk}/").content
+    assert b"bea@example.org" not in client.get(f"/api/v1/players/{bea.pk}/").content
+
+    stopped = organiser_client.post(f"/manage/players/{bea.pk}/emails/stop/", follow=True)
+    assert b"No more emails to Bea." in stopped.content
+    assert EmailConsent.objects.get(player=bea).ending == "stopped"
+    organiser_client.post(f"/manage/players/{bea.pk}/emails/stop/")  # twice: nothing more
+    assert EmailConsent.objects.filter(ending="stopped").count() == 1
+
+
+def test_sign_ups_from_one_address_are_limited(smtp, committed, players, league, settings):
+    settings.EMAIL_SIGNUP_RATE = "2/h"
+    ann = players["Ann"]
+    url = f"/l/{league.slug}/players/{ann.pk}/emails/"
+    answers = [
+        committed(Client().post, url, {"email": f"a{n}@example.org", "agreed": "on"}).status_code
+        for n in range(3)
+    ]
+    assert answers == [200, 200, 429]
+    assert smtp.recipients() == ["a0@example.org", "a1@example.org"]
+    assert EmailConsent.objects.filter(player=ann).count() == 2
