@@ -41,7 +41,7 @@ from league.errors import DomainError, NotFoundError
 from league.models import EmailConsent, Night, Player
 from scoring.models import Game
 from tournaments import jobs
-from tournaments.models import NightEmail
+from tournaments.models import NightEmail, NightPlan
 from tournaments.services.nights import PlayerRound, night_chart, night_players, player_schedule
 from tournaments.services.wall import SEAT_NAMES
 
@@ -115,7 +115,8 @@ def email_signup(*, player: Player, email: str, agreed: bool) -> EmailConsent:
 
 
 def email_confirm(*, token: str) -> EmailConsent:
-    """The confirmation link was opened: the consent counts from now on (idempotent)."""
+    """The confirmation link was opened: the consent counts from now on (idempotent), and the
+    seats of a night already published that the player plays follow at once (on commit)."""
     try:
         value = signing.loads(token, salt=CONFIRM_SALT, max_age=CONFIRM_DAYS * 24 * 3600)
         consent_id = int(value["consent"])
@@ -126,7 +127,25 @@ def email_confirm(*, token: str) -> EmailConsent:
         ) from None
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         raise NotFoundError("this confirmation link is not valid (was it cut short?)") from None
-    return league_services.email_consent_confirm(consent_id=consent_id)
+    with transaction.atomic():
+        consent = league_services.email_consent_confirm(consent_id=consent_id)
+        for night_id in _published_nights_of(consent.player_id):
+            transaction.on_commit(lambda night_id=night_id: jobs.send_night_seats_email(night_id))
+    return consent
+
+
+def _published_nights_of(player_id: int) -> list[int]:
+    """The nights not over whose published plan seats the player."""
+    return list(
+        Night.objects.not_archived()
+        .filter(
+            plan__status=NightPlan.Status.PUBLISHED,
+            plan__planned_rounds__seats__player_id=player_id,
+        )
+        .exclude(status=Night.Status.FINISHED)
+        .values_list("pk", flat=True)
+        .distinct()
+    )
 
 
 def email_unsubscribe(*, token: str) -> int:
