@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -628,8 +629,6 @@ costs no write per request."""
 def api_token_digest(key: str) -> str:
     """The SHA-256 of a key, as stored: the key itself is random (240 bits), so a plain digest is
     as good as a slow password hash for it, and is looked up by an index."""
-    import hashlib
-
     return hashlib.sha256(key.encode()).hexdigest()
 
 
@@ -837,16 +836,25 @@ def email_consent_confirm(*, consent_id: int):
         return consent
 
 
-def email_consent_end(*, player_id: int, email: str, user=None) -> int:
-    """Stop the emails of a player at ``email`` (an unsubscribe link): every consent of theirs at
-    that address, counting or waiting, ends. Idempotent: the number ended (0 the second time)."""
+def email_address_key(email: str) -> str:
+    """A digest that stands for an address in an unsubscribe link: the link says whose emails
+    it stops without carrying the address itself (links are forwarded)."""
+    return hashlib.sha256(email.strip().lower().encode()).hexdigest()[:32]
+
+
+def email_consent_end(*, player_id: int, address_key: str, user=None) -> int:
+    """Stop the emails of a player at one address (an unsubscribe link: ``address_key`` is
+    :func:`email_address_key` of it): every consent of theirs at that address, counting or
+    waiting, ends. Idempotent: the number ended (0 the second time)."""
     with transaction.atomic():
         if not Player.objects.filter(pk=player_id).exists():
             return 0
         player = _lock_player(player_id)
-        live = list(
-            EmailConsent.objects.filter(player=player, email__iexact=email, ended_at__isnull=True)
-        )
+        live = [
+            consent
+            for consent in EmailConsent.objects.filter(player=player, ended_at__isnull=True)
+            if email_address_key(consent.email) == address_key
+        ]
         now = timezone.now()
         for consent in live:
             before = _consent_picture(consent)

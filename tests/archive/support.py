@@ -184,7 +184,10 @@ def enrich_demo() -> None:
         player=second_seated, email="gone@example.org", agreed=True
     )
     league_services.email_consent_confirm(consent_id=signed.pk)
-    league_services.email_consent_end(player_id=second_seated.pk, email="gone@example.org")
+    league_services.email_consent_end(
+        player_id=second_seated.pk,
+        address_key=league_services.email_address_key("gone@example.org"),
+    )
     assert night_seats_email(night_id=planned.pk) == 1
     # A change committed while no worker ran: pending until the sweep folds it.
     ResultChange.objects.create(season_id=game.season_id, game=game)

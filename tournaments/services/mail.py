@@ -9,7 +9,7 @@ Words:
   unsubscribe.
 - *signed link*: a link carrying a value signed with the site's key (``django.core.signing``):
   the confirmation link (a consent's id, valid :data:`CONFIRM_DAYS` days) and the unsubscribe
-  link (a player's id and address, valid for ever). Nobody needs an account.
+  link (a player's id and a digest of the address, valid for ever). Nobody needs an account.
 - *one-click unsubscribe* (RFC 8058): every email names its unsubscribe link in a
   ``List-Unsubscribe`` header, with ``List-Unsubscribe-Post: List-Unsubscribe=One-Click``: a
   mail program POSTs to the link and the player is unsubscribed, with no page to read.
@@ -73,9 +73,10 @@ def confirm_token(consent: EmailConsent) -> str:
 
 
 def unsubscribe_token(*, player_id: int, email: str) -> str:
-    return signing.dumps(
-        {"player": player_id, "email": email}, salt=UNSUBSCRIBE_SALT, compress=True
-    )
+    """The signed value of an unsubscribe link: the player and a digest of the address (never
+    the address itself)."""
+    key = league_services.email_address_key(email)
+    return signing.dumps({"player": player_id, "address": key}, salt=UNSUBSCRIBE_SALT)
 
 
 def unsubscribe_link(*, player_id: int, email: str) -> str:
@@ -86,14 +87,14 @@ def unsubscribe_link(*, player_id: int, email: str) -> str:
 def _read_unsubscribe(token: str) -> tuple[int, str]:
     try:
         value = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-        return int(value["player"]), str(value["email"])
+        return int(value["player"]), str(value["address"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         raise NotFoundError("this unsubscribe link is not valid (was it cut short?)") from None
 
 
 def unsubscribe_target(*, token: str) -> Player:
     """The player an unsubscribe link is for (its page names them, never the address)."""
-    player_id, _email = _read_unsubscribe(token)
+    player_id, _address = _read_unsubscribe(token)
     player = Player.objects.select_related("league").filter(pk=player_id).first()
     if player is None:
         raise NotFoundError("this unsubscribe link is not valid any more")
@@ -150,8 +151,8 @@ def _published_nights_of(player_id: int) -> list[int]:
 
 def email_unsubscribe(*, token: str) -> int:
     """Stop the emails an unsubscribe link is for (idempotent: 0 when already stopped)."""
-    player_id, email = _read_unsubscribe(token)
-    return league_services.email_consent_end(player_id=player_id, email=email)
+    player_id, address_key = _read_unsubscribe(token)
+    return league_services.email_consent_end(player_id=player_id, address_key=address_key)
 
 
 # --- who gets what ----------------------------------------------------------------------------
