@@ -13,6 +13,7 @@ from pathlib import Path
 from kombu import Queue
 
 from config.database import postgres_database
+from config.email import email_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -362,6 +363,24 @@ RATELIMIT_USE_CACHE = "default"
 # Behind a reverse proxy every request comes from the proxy's address: name the header that carries
 # the real client address (e.g. HTTP_X_REAL_IP, set by the proxy) so rate limits key on it.
 RATELIMIT_IP_META_KEY = os.environ.get("RATELIMIT_IP_META_KEY") or None
+
+# Email (config.email, README: Configuration): EMAIL_URL, or EMAIL_HOST with EMAIL_PORT,
+# EMAIL_HOST_USER, EMAIL_HOST_PASSWORD and EMAIL_USE_TLS; neither: the console backend.
+_email = email_settings(os.environ)
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email["EMAIL_HOST"]
+EMAIL_PORT = _email["EMAIL_PORT"]
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Euchre league <euchre@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's address, for the links in emails (a worker has no request to take it from).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Sign-ups for emails (a public page) one address may ask per window (league.access).
+EMAIL_SIGNUP_RATE = os.environ.get("EMAIL_SIGNUP_RATE", "5/h")
 
 # Metrics (config.observability, README: Observability): GET /metrics answers a scraper asking
 # directly from these networks, or sending "Authorization: Bearer <METRICS_TOKEN>"; 403 otherwise.

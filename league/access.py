@@ -238,3 +238,27 @@ def api_token_for_owner(*, user, pk: int):
     if token is None:
         raise NotFoundError("no such token")
     return token
+
+
+EMAIL_SIGNUP_GROUP = "email-signups"
+"""The django-ratelimit group of sign-ups for the league's emails (a public form that sends a
+confirmation email: counted per client address so it cannot be used to flood a mailbox)."""
+
+
+def _email_signup_rate(group: str, request) -> str:
+    return settings.EMAIL_SIGNUP_RATE
+
+
+def email_signup_wait(request) -> int | None:
+    """Count one sign-up from this client address; the seconds it must wait (the answer's
+    ``Retry-After``) once ``settings.EMAIL_SIGNUP_RATE`` of them fill the window, else ``None``."""
+    usage = get_usage(
+        request,
+        group=EMAIL_SIGNUP_GROUP,
+        key=client_address,
+        rate=_email_signup_rate,
+        increment=True,
+    )
+    if usage is None or usage["count"] <= usage["limit"]:
+        return None
+    return retry_after(usage)

@@ -4,6 +4,7 @@ from league.models import (
     ApiToken,
     Attendance,
     AuditEntry,
+    EmailConsent,
     Invitation,
     League,
     LeagueRole,
@@ -127,4 +128,24 @@ class ApiTokenAdmin(admin.ModelAdmin):
     readonly_fields = ["user", "name", "digest", "prefix", "created_at", "last_used_at"]
 
     def has_add_permission(self, request):
+        return False
+
+
+@admin.register(EmailConsent)
+class EmailConsentAdmin(admin.ModelAdmin):
+    """Consents to the league's emails: a record of what each player agreed to and when, written
+    by the services only (the organiser's player page, the player's sign-up and unsubscribe
+    links). Read here, never changed."""
+
+    list_display = ["player", "email", "source", "consented_at", "confirmed_at", "ending"]
+    list_filter = ["source", "ending"]
+    search_fields = ["player__name", "email"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False

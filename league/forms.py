@@ -177,6 +177,14 @@ class PlayerForm(forms.Form):
     email = forms.EmailField(required=False)
 
 
+class EmailConsentForm(forms.Form):
+    """An organiser records a player's consent to the emails; the box says the player agreed,
+    and its words (``league.services.email_consent_wording``) are stored with the consent."""
+
+    consent_email = forms.EmailField(label="Email address for the night's emails", max_length=254)
+    agreed = forms.BooleanField(required=False)
+
+
 class DeactivateForm(forms.Form):
     reason = forms.CharField(max_length=500, required=False)
 

@@ -190,6 +190,68 @@ class Player(models.Model):
         return self.name
 
 
+class EmailConsent(models.Model):
+    """A player's consent to the league's emails (their seats when a night's rotation is published,
+    their report after the night) at one address: what they agreed to (``wording``, the words
+    they were shown) and when.
+
+    - *recorded by an organiser*: the player told the organiser, who ticked the box on the
+      player's page; it counts at once (``confirmed_at`` = ``consented_at``).
+    - *signed up*: the player asked on their public page; it counts only once they open the
+      link of the confirmation email (double opt-in): nothing else is sent before.
+    - *ended*: unsubscribed (a link of any email), stopped by an organiser, or replaced by a
+      newer consent of the same player. An ended consent is kept, as the record of what was
+      agreed, and never counts again.
+
+    At most one counting (confirmed, not ended) consent per player, by constraint. Written only by
+    ``league.services`` (``email_consent_*``); the address is never shown publicly.
+    """
+
+    class Source(models.TextChoices):
+        ORGANISER = "organiser", "Recorded by an organiser"
+        PLAYER = "player", "Signed up on their page"
+
+    class Ending(models.TextChoices):
+        UNSUBSCRIBED = "unsubscribed", "Unsubscribed"
+        STOPPED = "stopped", "Stopped by an organiser"
+        REPLACED = "replaced", "Replaced by a newer consent"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="email_consents")
+    email = models.EmailField()
+    wording = models.TextField(help_text="The words the player agreed to, as they were shown.")
+    source = models.CharField(max_length=20, choices=Source.choices)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    consented_at = models.DateTimeField()
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ending = models.CharField(max_length=20, choices=Ending.choices, blank=True)
+
+    class Meta:
+        ordering = ["-consented_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(confirmed_at__isnull=False, ended_at__isnull=True),
+                name="email_consent_one_counting_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True, ending="")
+                | Q(ended_at__isnull=False) & ~Q(ending=""),
+                name="email_consent_ended_with_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}'s consent of {self.consented_at:%Y-%m-%d}"
+
+    @property
+    def is_counting(self) -> bool:
+        """Mail may be sent under it: confirmed and not ended."""
+        return self.confirmed_at is not None and self.ended_at is None
+
+
 class Team(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="teams")
     name = models.CharField(max_length=120)

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.text import slugify
 
 from league.audit import SYSTEM, actor_of, audit_record, player_picture, team_picture
 from league.domain.rules import PRESETS, preset_rulebook
 from league.domain.rules import Rulebook as RulebookRules
-from league.errors import ConflictError, DomainError
-from league.models import League, LeagueRole, Player, Rulebook, Season, Team
+from league.errors import ConflictError, DomainError, NotFoundError
+from league.models import EmailConsent, League, LeagueRole, Player, Rulebook, Season, Team
 
 
 @contextmanager
@@ -627,8 +629,6 @@ costs no write per request."""
 def api_token_digest(key: str) -> str:
     """The SHA-256 of a key, as stored: the key itself is random (240 bits), so a plain digest is
     as good as a slow password hash for it, and is looked up by an index."""
-    import hashlib
-
     return hashlib.sha256(key.encode()).hexdigest()
 
 
@@ -687,3 +687,227 @@ def api_token_user(*, key: str):
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
     return token
+
+
+# --- Emails a player opts into (issue 33): consent, double opt-in, unsubscribe ---------------
+
+EMAIL_CONSENT_WORDING = (
+    "I agree that {league} may email me, at {email}, my seats when a night's rotation is "
+    "published and my report after each night I play. Each email has a link to stop them at "
+    "once; nothing else is sent."
+)
+"""What a player agrees to, formatted with the league's name and the address. The words shown
+are stored with each consent (``EmailConsent.wording``)."""
+
+
+def email_consent_wording(*, league: League, email: str) -> str:
+    """The consent's words for ``league`` at ``email``, as the forms show them."""
+    return EMAIL_CONSENT_WORDING.format(league=league.name, email=email or "this address")
+
+
+def _consent_email(email: str) -> str:
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    email = (email or "").strip()
+    if not email:
+        raise DomainError("give an email address", field="email")
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise DomainError(f"{email!r} is not an email address", field="email") from None
+    return email
+
+
+def _consent_picture(consent) -> dict[str, Any]:
+    return {
+        "source": consent.source,
+        "consented_at": consent.consented_at.isoformat(),
+        "confirmed": consent.confirmed_at is not None,
+        "ending": consent.ending,
+    }
+
+
+def _lock_player(player_id: int) -> Player:
+    """Lock the player's row: their consents change one after the other."""
+    return Player.objects.select_for_update().select_related("league").get(pk=player_id)
+
+
+def _end_counting(player: Player, *, now) -> None:
+    EmailConsent.objects.filter(
+        player=player, confirmed_at__isnull=False, ended_at__isnull=True
+    ).update(ended_at=now, ending=EmailConsent.Ending.REPLACED)
+
+
+def email_consent_record(*, player: Player, email: str, agreed: bool, user):
+    """An organiser records that the player agreed (in person) to the emails at ``email``: it
+    counts at once, replacing any earlier consent. Refused unless ``agreed`` (the form's box,
+    whose words are stored). Recording the counting consent again changes nothing."""
+    email = _consent_email(email)
+    if not agreed:
+        raise DomainError(
+            "tick the box only once the player has agreed: without it nothing is recorded",
+            field="agreed",
+        )
+    with _unique("the player's consent changed meanwhile; try again"):
+        player = _lock_player(player.pk)
+        counting = EmailConsent.objects.filter(
+            player=player, confirmed_at__isnull=False, ended_at__isnull=True
+        ).first()
+        if counting is not None and counting.email.lower() == email.lower():
+            return counting
+        now = timezone.now()
+        _end_counting(player, now=now)
+        consent = EmailConsent.objects.create(
+            player=player,
+            email=email,
+            wording=email_consent_wording(league=player.league, email=email),
+            source=EmailConsent.Source.ORGANISER,
+            recorded_by=user if getattr(user, "is_authenticated", False) else None,
+            consented_at=now,
+            confirmed_at=now,
+        )
+        audit_record(
+            league=player.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action="player.email_consent",
+            target=consent,
+            before=_consent_picture(counting) if counting else None,
+            after=_consent_picture(consent),
+        )
+        return consent
+
+
+def email_consent_request(*, player: Player, email: str, agreed: bool):
+    """A player asks, on their public page, for the emails at ``email``: a consent waiting for
+    its confirmation (nothing is sent to it but the confirmation email). Asking again for the
+    same address gives the same waiting consent; an address already counting gives that one
+    (``confirmed_at`` set: no confirmation is needed)."""
+    email = _consent_email(email)
+    if not agreed:
+        raise DomainError(
+            "tick the box to agree, or leave the page: nothing is kept", field="agreed"
+        )
+    with transaction.atomic():
+        player = _lock_player(player.pk)
+        live = EmailConsent.objects.filter(
+            player=player, email__iexact=email, ended_at__isnull=True
+        ).order_by("-confirmed_at", "-consented_at")
+        existing = live.first()
+        if existing is not None:
+            return existing
+        return EmailConsent.objects.create(
+            player=player,
+            email=email,
+            wording=email_consent_wording(league=player.league, email=email),
+            source=EmailConsent.Source.PLAYER,
+            consented_at=timezone.now(),
+        )
+
+
+def email_consent_confirm(*, consent_id: int):
+    """The player opened the confirmation link: the waiting consent counts from now on and
+    replaces any earlier one. Confirming twice changes nothing; an ended consent is refused."""
+    consent = EmailConsent.objects.filter(pk=consent_id).first()
+    if consent is None:
+        raise NotFoundError("this sign-up no longer exists; sign up again from your page")
+    with _unique("the player's consent changed meanwhile; try again"):
+        player = _lock_player(consent.player_id)
+        consent = EmailConsent.objects.get(pk=consent_id)
+        if consent.ended_at is not None:
+            raise ConflictError(
+                "these emails were stopped since; sign up again from your page", code="ended"
+            )
+        if consent.confirmed_at is not None:
+            return consent
+        now = timezone.now()
+        _end_counting(player, now=now)
+        consent.confirmed_at = now
+        consent.save(update_fields=["confirmed_at"])
+        audit_record(
+            league=player.league_id,
+            actor=SYSTEM,
+            action="player.email_consent",
+            target=consent,
+            before=None,
+            after=_consent_picture(consent),
+            reason="confirmed by the player's link",
+        )
+        return consent
+
+
+def email_address_key(email: str) -> str:
+    """A digest that stands for an address in an unsubscribe link: the link says whose emails
+    it stops without carrying the address itself (links are forwarded)."""
+    return hashlib.sha256(email.strip().lower().encode()).hexdigest()[:32]
+
+
+def email_consent_end(*, player_id: int, address_key: str, user=None) -> int:
+    """Stop the emails of a player at one address (an unsubscribe link: ``address_key`` is
+    :func:`email_address_key` of it): every consent of theirs at that address, counting or
+    waiting, ends. Idempotent: the number ended (0 the second time)."""
+    with transaction.atomic():
+        if not Player.objects.filter(pk=player_id).exists():
+            return 0
+        player = _lock_player(player_id)
+        live = [
+            consent
+            for consent in EmailConsent.objects.filter(player=player, ended_at__isnull=True)
+            if email_address_key(consent.email) == address_key
+        ]
+        now = timezone.now()
+        for consent in live:
+            before = _consent_picture(consent)
+            consent.ended_at, consent.ending = now, EmailConsent.Ending.UNSUBSCRIBED
+            consent.save(update_fields=["ended_at", "ending"])
+            audit_record(
+                league=player.league_id,
+                actor=actor_of(user, default=SYSTEM),
+                action="player.email_unsubscribe",
+                target=consent,
+                before=before,
+                after=_consent_picture(consent),
+            )
+        return len(live)
+
+
+def email_consent_stop(*, player: Player, user) -> int:
+    """An organiser stops every email to the player (the player asked them to): each live
+    consent, counting or waiting, ends. Idempotent: the number ended."""
+    with transaction.atomic():
+        player = _lock_player(player.pk)
+        live = list(EmailConsent.objects.filter(player=player, ended_at__isnull=True))
+        now = timezone.now()
+        for consent in live:
+            before = _consent_picture(consent)
+            consent.ended_at, consent.ending = now, EmailConsent.Ending.STOPPED
+            consent.save(update_fields=["ended_at", "ending"])
+            audit_record(
+                league=player.league_id,
+                actor=actor_of(user, default=SYSTEM),
+                action="player.email_stop",
+                target=consent,
+                before=before,
+                after=_consent_picture(consent),
+            )
+        return len(live)
+
+
+def email_consents_counting(*, player_ids) -> dict:
+    """The counting consent (confirmed, not ended) of each of ``player_ids`` that has one: whom
+    the league may email, at which address."""
+    return {
+        consent.player_id: consent
+        for consent in EmailConsent.objects.filter(
+            player_id__in=list(player_ids), confirmed_at__isnull=False, ended_at__isnull=True
+        ).select_related("player__league")
+    }
+
+
+def email_consent_status(*, player: Player):
+    """What the organiser's page says of a player's emails: ``(counting, waiting)``, the counting
+    consent (or ``None``) and the newest one waiting for its confirmation (or ``None``)."""
+    live = EmailConsent.objects.filter(player=player, ended_at__isnull=True)
+    counting = live.filter(confirmed_at__isnull=False).first()
+    waiting = live.filter(confirmed_at__isnull=True).order_by("-consented_at", "-id").first()
+    return counting, waiting

@@ -9,6 +9,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.factories import GameFactory, LeagueRoleFactory, SeasonFactory
+from tests.mail_server import smtp, smtp_server  # noqa: F401  (the email tests' SMTP server)
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 

@@ -10,6 +10,7 @@ from tournaments.models import (
     BracketEntry,
     BracketMatch,
     BracketMatchGame,
+    NightEmail,
     NightPlan,
     PlannedRound,
     SeasonMoney,
@@ -112,3 +113,11 @@ class SeasonMoneyAdmin(ReadOnlyAdmin):
 
     list_display = ["season", "updated_at"]
     list_select_related = ["season"]
+
+
+@admin.register(NightEmail)
+class NightEmailAdmin(ReadOnlyAdmin):
+    """What the night's emails sent (tournaments.services.mail): read only."""
+
+    list_display = ["night", "player", "kind", "number", "email", "sent_at"]
+    list_filter = ["kind"]

@@ -33,6 +33,7 @@ from league.forms import (
     ROSTER_TEMPLATE,
     ApiTokenForm,
     DeactivateForm,
+    EmailConsentForm,
     InvitationForm,
     LeagueForm,
     NightForm,
@@ -346,8 +347,62 @@ def player_edit(request, pk: int):
             messages.success(request, "Player saved.")
             return redirect("manage:roster", pk=player.league_id)
     status = 400 if form.errors else 200
-    context = {"player": player, "league": player.league, "form": form}
+    return _player_edit_page(request, player, form=form, status=status)
+
+
+def _player_edit_page(request, player, *, form=None, consent_form=None, status: int = 200):
+    counting, waiting = services.email_consent_status(player=player)
+    if consent_form is None:
+        consent_form = EmailConsentForm(
+            initial={"consent_email": counting.email if counting else player.email}
+        )
+    if form is None:
+        form = PlayerForm(initial={"name": player.name, "email": player.email})
+    context = {
+        "player": player,
+        "league": player.league,
+        "form": form,
+        "consent_form": consent_form,
+        "counting": counting,
+        "waiting": waiting,
+        "wording": services.email_consent_wording(
+            league=player.league, email=consent_form["consent_email"].value() or "this address"
+        ),
+    }
     return render(request, "manage/player_edit.html", context, status=status)
+
+
+@workspace
+@require_POST
+def player_email_consent(request, pk: int):
+    """Record the player's consent to the emails (they agreed in person: the box says so)."""
+    player = access.player_for_organiser(user=request.user, pk=pk)
+    form = EmailConsentForm(request.POST)
+    if form.is_valid():
+        try:
+            services.email_consent_record(
+                player=player,
+                email=form.cleaned_data["consent_email"],
+                agreed=form.cleaned_data["agreed"],
+                user=request.user,
+            )
+        except DomainError as error:
+            form_error(form, error)
+        else:
+            messages.success(request, f"{player.name} will get their seats and reports by email.")
+            return redirect("manage:player-edit", pk=player.pk)
+    return _player_edit_page(request, player, consent_form=form, status=400)
+
+
+@workspace
+@require_POST
+def player_email_stop(request, pk: int):
+    """Stop every email to the player (they asked the organiser)."""
+    player = access.player_for_organiser(user=request.user, pk=pk)
+    stopped = services.email_consent_stop(player=player, user=request.user)
+    if stopped:
+        messages.success(request, f"No more emails to {player.name}.")
+    return redirect("manage:player-edit", pk=player.pk)
 
 
 @workspace

@@ -17,9 +17,10 @@ from scoring.models import Game, Hand, ResultChange
 from scoring.services.hand_facts import hand_input_of
 from tests.factories import UserFactory, race_season
 from tournaments.domain.archive import ACCOUNT_FIELDS, LEFT_BEHIND
-from tournaments.models import Bracket, BracketMatch
+from tournaments.models import Bracket, BracketMatch, Seat
 from tournaments.services.archive import archive_lines, league_export, league_import
 from tournaments.services.brackets.corrections import bracket_correct, bracket_correction_preview
+from tournaments.services.mail import night_seats_email
 from tournaments.services.tables import night_table_cards
 
 APPS = ("league", "scoring", "tournaments")
@@ -172,5 +173,21 @@ def enrich_demo() -> None:
     # The tents of the individual night, printed once: their links must survive the move.
     planned = Night.objects.filter(season__league=league, plan__isnull=False).order_by("pk").first()
     assert night_table_cards(night=planned, user=organiser)
+    # A player who agreed to the emails, and was sent their seats (the test's mail backend);
+    # another who signed up and unsubscribed (an ended consent is kept as the record).
+    seated = Seat.objects.filter(round__plan__night=planned).order_by("pk")
+    first_seated, second_seated = seated[0].player, seated[1].player
+    league_services.email_consent_record(
+        player=first_seated, email="seated@example.org", agreed=True, user=organiser
+    )
+    signed = league_services.email_consent_request(
+        player=second_seated, email="gone@example.org", agreed=True
+    )
+    league_services.email_consent_confirm(consent_id=signed.pk)
+    league_services.email_consent_end(
+        player_id=second_seated.pk,
+        address_key=league_services.email_address_key("gone@example.org"),
+    )
+    assert night_seats_email(night_id=planned.pk) == 1
     # A change committed while no worker ran: pending until the sweep folds it.
     ResultChange.objects.create(season_id=game.season_id, game=game)

@@ -186,6 +186,7 @@ def test_workspace_pages(world, phone, live_server, organiser):
             f"/manage/seasons/{season.pk}/nights/",
             f"/manage/seasons/{season.pk}/teams/",
             f"/manage/leagues/{league.pk}/players/",
+            f"/manage/players/{world['player'].pk}/",
             f"/manage/nights/{world['solo_night'].pk}/",
             "/manage/brackets/",
             f"/manage/brackets/{world['bracket'].pk}/",

@@ -7,6 +7,7 @@ import pytest
 
 from tests.browser import test_accessibility
 from tests.browser.conftest import ANY_IMPACT, assert_accessible, wait_for_script
+from tournaments.services.mail import unsubscribe_token
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,6 +32,11 @@ def public_paths(world) -> list[str]:
         f"/nights/{world['solo_night'].pk}/",
         f"/brackets/{world['bracket'].pk}/",
         f"/l/{slug}/s/{season.pk}/wall/",
+        f"/l/{slug}/players/{world['player'].pk}/emails/",
+        "/emails/confirm/any-token/",
+        "/emails/unsubscribe/"
+        + unsubscribe_token(player_id=world["player"].pk, email="player@example.org")
+        + "/",
     ]
 
 

@@ -27,7 +27,7 @@ def _database_url_for_tests() -> str:
 
 
 @pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup, django_db_blocker):
+def celery_worker_process(django_db_setup, django_db_blocker, smtp_server):
     require(
         bool(os.environ.get("DATABASE_URL")) and bool(os.environ.get("REDIS_URL")),
         "needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis) for a real Celery worker",
@@ -38,7 +38,11 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
     with django_db_blocker.unblock():
         database_url = _database_url_for_tests()
-    worker, log = start_worker(database_url=database_url, broker_url=os.environ["REDIS_URL"])
+    # The worker sends its mail to the tests' SMTP server (tests/mail_server.py).
+    email = {"EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": str(smtp_server.port), "EMAIL_URL": ""}
+    worker, log = start_worker(
+        database_url=database_url, broker_url=os.environ["REDIS_URL"], environ=email
+    )
     yield worker
     stop_worker(worker, log)
 
@@ -49,16 +53,19 @@ def start_worker(
     broker_url: str,
     name: str = "test-worker",
     log_name: str = "celery-worker",
+    environ: dict[str, str] | None = None,
 ):
     """A real worker process on ``broker_url`` against ``database_url``; answers the in-process
     Celery app's ping (so that app must use the same broker) before it is returned. Its name and
-    log carry the test process's id under pytest-xdist (``worker_name``)."""
+    log carry the test process's id under pytest-xdist (``worker_name``); ``environ`` adds to its
+    environment (its settings come from it)."""
     log_name += _process_suffix()
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
         "REDIS_URL": broker_url,
         "PYTHONUNBUFFERED": "1",
+        **(environ or {}),
     }
     log = open(ROOT / "test-artifacts" / f"{log_name}.log", "w")  # noqa: SIM115
     worker = subprocess.Popen(

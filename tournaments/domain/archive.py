@@ -33,7 +33,9 @@ archive of each old version among the tests (``tests/archive/``) importing. Neve
 version number. A kind added whose rows an older archive simply lacks, and whose absence means
 what a missing row means in the database (a season without money rules has the default ones:
 ``tournaments.seasonmoney``; a night without table cards makes them when its tents are first
-printed: ``tournaments.tablecard``), needs no bump: an older archive reads as holding none of them.
+printed: ``tournaments.tablecard``; a player without email consents gets no email:
+``league.emailconsent``; a night without sent emails sends them again:
+``tournaments.nightemail``), needs no bump: an older archive reads as holding none of them.
 
 Pure Python: the service turns rows into lines and back with Django's serializers.
 """
@@ -76,10 +78,12 @@ ARCHIVE_MODELS: tuple[tuple[str, str], ...] = (
     ("league.rulebook", "league"),
     ("league.season", "league"),
     ("league.player", "league"),
+    ("league.emailconsent", "player__league"),
     ("league.team", "season__league"),
     ("league.night", "season__league"),
     ("league.attendance", "night__season__league"),
     ("tournaments.tablecard", "night__season__league"),
+    ("tournaments.nightemail", "night__season__league"),
     ("tournaments.teamschedule", "season__league"),
     ("tournaments.seasonmoney", "season__league"),
     ("tournaments.nightplan", "night__season__league"),

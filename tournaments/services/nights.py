@@ -34,6 +34,7 @@ from league.errors import ConflictError, DomainError, NotFoundError
 from league.models import Attendance, AuditEntry, Night, Player, Season
 from scoring import services as scoring_services
 from scoring.models import Game
+from tournaments import jobs
 from tournaments.domain.rotation import (
     PlannedNight,
     Rotation,
@@ -572,7 +573,15 @@ def night_publish(*, night: Night, user) -> NightPlan:
             )
         plan.status = NightPlan.Status.PUBLISHED
         plan.save(update_fields=["status", "updated_at"])
+        _email_seats_on_commit(night)
         return plan
+
+
+def _email_seats_on_commit(night: Night) -> None:
+    """Once the change commits, email the consenting players their seats (the job sends only to
+    those whose seats differ from what they were last sent: ``tournaments.services.mail``)."""
+    night_id = night.pk
+    transaction.on_commit(lambda: jobs.send_night_seats_email(night_id))
 
 
 def _plan_of(night: Night) -> NightPlan:
@@ -768,6 +777,7 @@ def night_repair(
         plan.rounds = total
         plan.report = report
         plan.save(update_fields=["rounds", "report", "updated_at"])
+        _email_seats_on_commit(night)
         return plan
 
 
@@ -792,6 +802,7 @@ def _substitute(*, night: Night, user, leaver: Player, player: Player | None, na
             round__plan=plan, round__status=PlannedRound.Status.PLANNED, player=leaver
         ).update(player=substitute)
         plan.save(update_fields=["updated_at"])
+        _email_seats_on_commit(night)
         return plan
 
 
@@ -807,6 +818,8 @@ def night_finish(*, night: Night, user) -> Night:
                 _finish_round(night, planned)
         night.status = Night.Status.FINISHED
         night.save(update_fields=["status"])
+        night_id = night.pk
+        transaction.on_commit(lambda: jobs.send_night_report_email(night_id))
         return night
 
 

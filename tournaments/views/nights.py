@@ -44,6 +44,7 @@ from tournaments.selectors.money import night_pot_public
 from tournaments.selectors.night_rounds import night_default_rounds
 from tournaments.services import nights as services
 from tournaments.services import tables as table_services
+from tournaments.services.mail import night_email_count
 from tournaments.views.money import payouts_context
 
 PAPERS = {"a4": "A4", "letter": "letter"}
@@ -169,6 +170,7 @@ def night_manage(request, pk: int):
         ),
         "is_finished": night.status == night.Status.FINISHED,
         "stakes": [] if night.status == night.Status.FINISHED else night_race_stakes(night=night),
+        "emailed": night_email_count(night=night) if plan else 0,
         **_constraints_context(plan, present),
     }
     return render(request, "nights/manage.html", context)
