@@ -55,11 +55,15 @@ SEASON_WEIGHT_PARTNER = 8
 """Per step of a season partnership count: a repeat partner is what players notice most."""
 
 SEASON_WEIGHT_TOGETHER = 16
-"""Per earlier night two players both came without ever partnering: a small pull towards pairs
-kept apart for longest, so that nobody is left unpartnered with someone they always meet."""
+"""Per earlier night two players both came without ever partnering: a pull towards the pairs
+kept apart longest, so that nobody goes a season unpartnered with someone they always meet. One
+night together pulls as hard as a second partnership costs (8 × 2): of 1, 3, 5, 8 and 16 tried
+on the seasons of ``benchmarks/bench_season_fairness.py``, 16 left the fewest repeats beyond
+the forced ones."""
 
 SEASON_WEIGHT_SIT_OUT = 16
-"""Per step of a season sit-out count: byes go to whoever sat out least."""
+"""Per step of a season sit-out count: byes go to whoever sat out least (as heavy as the pull of
+a night together, so that the pull never hands the byes unevenly)."""
 
 SEASON_WEIGHT_OPPONENT = 1
 """Per earlier opposing of a pair: opposing someone again matters least (linear, so that the
