@@ -3,12 +3,13 @@ partnerships, the report shows the season beside the night, stationary players s
 
 import pytest
 
-from league.models import Season
+from league.models import Night, Season
 from scoring.models import Game
 from tests.api.test_nights import check_in, finish_round_games, make_night
 from tests.factories import PlayerFactory, SeasonFactory
 from tournaments.domain.rotation_chart import PARTNER_SEATS
 from tournaments.models import NightPlan
+from tournaments.selectors.season_history import season_history_for_night
 
 pytestmark = pytest.mark.django_db
 
@@ -199,3 +200,23 @@ def test_another_leagues_organiser_cannot_turn_the_balance_on(api, season, djang
     assert refused.status_code in (403, 404)
     season.refresh_from_db()
     assert season.balance_partner_strength is False
+
+
+def test_the_season_history_counts_the_nights_each_pair_came(organiser_api, season, roster):
+    first_id = make_night(organiser_api, season)
+    came = roster[:14]
+    check_in(organiser_api, first_id, came)
+    plan = organiser_api.post(f"/api/v1/nights/{first_id}/plan/", {"rounds": 3, "seed": 1})
+    assert plan.status_code == 200, plan.data
+    play_night(organiser_api, first_id, 3)
+    second = organiser_api.post(
+        "/api/v1/nights/", {"season": season.pk, "date": "2026-12-08", "venue": "Rosie's"}
+    )
+    history, nights_before = season_history_for_night(night=Night.objects.get(pk=second.data["id"]))
+    ids = sorted(player.pk for player in came)
+    assert nights_before == 1
+    # 14 came (two sat out each round, so some only sat out some rounds); 15 and 16 did not.
+    assert history.together == {
+        frozenset((x, y)): 1 for position, x in enumerate(ids) for y in ids[position + 1 :]
+    }
+    assert sum(history.sit_outs.values()) == 3 * 2

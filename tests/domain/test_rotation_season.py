@@ -1,7 +1,8 @@
 """Season-aware rotations, partner-strength balance and stationary players (no database).
 
 A season-aware plan only chooses among plans equally good for the night, so every within-night
-count of ``rotation_report`` is the night-by-night plan's; what changes is who gets which place.
+count of ``rotation_report`` is the night-by-night plan's; what changes is who gets which place
+and, within a table, who partners whom.
 """
 
 from __future__ import annotations
@@ -23,7 +24,15 @@ from tournaments.domain.rotation import (
     rotation_report,
 )
 from tournaments.domain.rotation_chart import PARTNER_SEATS, social_golfer_bound
-from tournaments.domain.rotation_season import partner_strength_spread, season_report
+from tournaments.domain.rotation_season import (
+    SEASON_WEIGHT_OPPONENT,
+    SEASON_WEIGHT_PARTNER,
+    SEASON_WEIGHT_SIT_OUT,
+    SEASON_WEIGHT_TOGETHER,
+    SeasonWeights,
+    partner_strength_spread,
+    season_report,
+)
 
 WITHIN_NIGHT = (
     "partner_histogram",
@@ -50,15 +59,18 @@ def partnerships(rotation) -> dict[frozenset[int], int]:
 def random_history(players: list[int], generator: random.Random) -> SeasonHistory:
     partners = {}
     opponents = {}
+    together = {}
     for i, x in enumerate(players):
         for y in players[i + 1 :]:
             if generator.random() < 0.3:
                 partners[frozenset((x, y))] = generator.randint(1, 3)
             if generator.random() < 0.5:
                 opponents[frozenset((x, y))] = generator.randint(1, 4)
+            together[frozenset((x, y))] = generator.randint(0, 6)
     return SeasonHistory(
         partners=partners,
         opponents=opponents,
+        together=together,
         sit_outs={p: generator.randint(0, 3) for p in players},
         ratings={p: generator.gauss(1000, 150) for p in players},
     )
@@ -229,3 +241,89 @@ def test_nights_at_the_social_golfer_bound_stay_as_fresh_with_history(size: int)
     aware = rotation_report(build_rotation(players, rounds, seed=1, history=history), players)
     assert aware.repeated_meetings == plain.repeated_meetings
     assert aware.at_bound == plain.at_bound
+
+
+def test_season_weights_count_each_pair_by_hand() -> None:
+    history = SeasonHistory(
+        partners={frozenset((10, 20)): 2, frozenset((10, 99)): 5},
+        opponents={frozenset((20, 30)): 3},
+        together={frozenset((10, 30)): 4, frozenset((10, 20)): 6},
+        sit_outs={30: 1},
+        ratings={10: 900.0},
+        default_rating=1000.0,
+    )
+    weights = SeasonWeights.of(history, [10, 20, 30], balance=True)
+    # 10–20 partnered twice: one more costs the step from 2 to 3 (2 * 3); 10–30 came together 4
+    # nights and never partnered: a pull; 20–30 never partnered nor came together: nothing.
+    assert (
+        weights.partner_cost[0 * 3 + 1]
+        == weights.partner_cost[1 * 3 + 0]
+        == (SEASON_WEIGHT_PARTNER * 6)
+    )
+    assert weights.partner_cost[0 * 3 + 2] == -SEASON_WEIGHT_TOGETHER * 4
+    assert weights.partner_cost[1 * 3 + 2] == 0
+    assert weights.opponent_cost[1 * 3 + 2] == SEASON_WEIGHT_OPPONENT * 3
+    assert weights.opponent_cost[0 * 3 + 1] == 0
+    assert weights.sit_outs == [0, 0, 1]
+    assert weights.sit_out_cost(2, 1) == SEASON_WEIGHT_SIT_OUT * 2 * 3
+    assert weights.ratings == [900.0, 1000.0, 1000.0]
+    # 10 partnered 20 twice (1000 each) and player 99 five times (1000, no rating).
+    assert weights.rating_sums[0] == 7 * 1000.0
+    assert weights.rating_counts == [7, 2, 0]
+    assert weights.rating_sums[1] == 2 * 900.0
+    assert SeasonWeights.of(history, [10, 20, 30], balance=False).ratings is None
+
+
+def test_a_pair_always_together_and_never_partnered_is_partnered() -> None:
+    players = list(range(1, 9))
+    history = SeasonHistory(together={frozenset((3, 7)): 5})
+    for seed in range(5):
+        rotation = build_rotation(players, 1, seed=seed, history=history)
+        assert frozenset((3, 7)) in partnerships(rotation)
+
+
+def simulate_season(seed: int, *, aware: bool) -> dict[frozenset[int], int]:
+    """Partnerships of a small seeded season (12 to 20 players on the roster, most coming each
+    night), planned night by night or season-aware."""
+    generator = random.Random(seed)
+    roster = list(range(1, generator.randint(12, 20) + 1))
+    partners: dict[frozenset[int], int] = {}
+    opponents: dict[frozenset[int], int] = {}
+    sit_outs: dict[int, int] = {}
+    together: dict[frozenset[int], int] = {}
+    for night in range(6):
+        present = [p for p in roster if generator.random() < 0.8]
+        rounds = min(4, full_cycle_length(len(present)))
+        history = SeasonHistory(
+            partners=dict(partners),
+            opponents=dict(opponents),
+            sit_outs=dict(sit_outs),
+            together=dict(together),
+        )
+        rotation = build_rotation(present, rounds, seed=night, history=history if aware else None)
+        for pair, count in partnerships(rotation).items():
+            partners[pair] = partners.get(pair, 0) + count
+        for round_ in rotation.rounds:
+            for table in round_.tables:
+                for x in (table[0], table[2]):
+                    for y in (table[1], table[3]):
+                        pair = frozenset((x, y))
+                        opponents[pair] = opponents.get(pair, 0) + 1
+            for player in round_.byes:
+                sit_outs[player] = sit_outs.get(player, 0) + 1
+        for i, x in enumerate(present):
+            for y in present[i + 1 :]:
+                pair = frozenset((x, y))
+                together[pair] = together.get(pair, 0) + 1
+    return partners
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_season_aware_has_no_more_repeated_partnerships_than_night_by_night(seed: int) -> None:
+    blind = simulate_season(seed, aware=False)
+    aware = simulate_season(seed, aware=True)
+    assert sum(blind.values()) == sum(aware.values())  # the same games, partnered differently
+    repeats_blind = sum(count - 1 for count in blind.values())
+    repeats_aware = sum(count - 1 for count in aware.values())
+    assert repeats_aware < repeats_blind
+    assert max(aware.values()) <= max(blind.values())

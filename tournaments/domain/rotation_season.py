@@ -3,8 +3,9 @@
 Words (the full vocabulary is in ``tournaments.domain.rotation``):
 
 - *season history*: what the season's earlier nights hold, as plain data: how often each pair
-  partnered and opposed, how often each player sat out on the nights they came (a bye, not an
-  absence), and each player's rating (the league's, from the standings).
+  partnered and opposed, how many nights both came (*nights together*), how often each player
+  sat out on the nights they came (a bye, not an absence), and each player's rating (the
+  league's, from the standings).
 - *season repeat*: a partnership tonight of a pair who already partnered earlier this season.
 - *partner strength*: a player's average partner rating over the season, tonight's plan included
   (a partner's current rating, counted once per game together).
@@ -12,13 +13,23 @@ Words (the full vocabulary is in ``tournaments.domain.rotation``):
 - *relabelling*: giving the plan's places to other players. It keeps every count of the night
   (partners, opponents, byes per place), so the night stays exactly as good within itself; it
   only decides *who* gets each place, which is what the season cares about.
+- *season weights* (``SeasonWeights``): the history of tonight's players as the searches weigh
+  it, one cost per pair for partnering once more and for opposing once more, and sit-outs.
 
 The choice is ordered: first the night's own quality (never made worse, constraints included),
-then season repeats (partners weigh most, then sit-outs, then opponents: each counted by how
-often the pair or player already had it, growing faster than the count so that a third
-partnership costs more than two second ones), then, with the balance option, the spread of
-partner strength among the plans whose season partners and sit-outs are as few (it may trade
-season opponents for it). The search is a seeded annealing over swaps of two players' places.
+then season repeats (partners weigh most, then sit-outs, then opponents). A partnership costs by
+how often the pair already partnered, growing faster than the count so that a third
+partnership costs more than two second ones; a pair who never partnered pulls by the nights they
+came together, so that nobody goes a season without partnering someone they always meet.
+Opponents cost by their count only (they are many, and must never outweigh a partnership).
+Then, with the balance option, the spread of partner strength among the plans whose season
+partners and sit-outs are as few (it may trade season opponents for it).
+
+Two searches: a seeded annealing over swaps of two players' places (the relabelling: an
+assignment of players to the plan's places), then a polish of seat swaps within a round that
+leave every count of the night's report as it is, including swaps within one table, which
+choose who partners whom there (on a night where nobody meets anyone twice, any of a table's
+three splits is as good for the night, so the season decides).
 """
 
 from __future__ import annotations
@@ -34,6 +45,7 @@ from tournaments.domain.rotation_search import LabelFit, SearchGoal, SeatSearch
 __all__ = [
     "SeasonHistory",
     "SeasonReport",
+    "SeasonWeights",
     "partner_strength_spread",
     "season_fit",
     "season_report",
@@ -42,11 +54,20 @@ __all__ = [
 SEASON_WEIGHT_PARTNER = 8
 """Per step of a season partnership count: a repeat partner is what players notice most."""
 
-SEASON_WEIGHT_SIT_OUT = 6
-"""Per step of a season sit-out count: byes go to whoever sat out least."""
+SEASON_WEIGHT_TOGETHER = 16
+"""Per earlier night two players both came without ever partnering: a pull towards the pairs
+kept apart longest, so that nobody goes a season unpartnered with someone they always meet. One
+night together pulls as hard as a second partnership costs (8 × 2): of 1, 3, 5, 8 and 16 tried
+on the seasons of ``benchmarks/bench_season_fairness.py``, 16 left the fewest repeats beyond
+the forced ones."""
+
+SEASON_WEIGHT_SIT_OUT = 16
+"""Per step of a season sit-out count: byes go to whoever sat out least (as heavy as the pull of
+a night together, so that the pull never hands the byes unevenly)."""
 
 SEASON_WEIGHT_OPPONENT = 1
-"""Per step of a season opposing count: opposing someone again matters least."""
+"""Per earlier opposing of a pair: opposing someone again matters least (linear, so that the
+season's many opposings never outweigh a partnership)."""
 
 SEASON_MOVES_PER_PLAYER = 160
 """Swap attempts of the season relabelling per player present (about a tenth of a second for
@@ -66,9 +87,10 @@ def _step(count: int) -> int:
 class SeasonHistory:
     """Everything the season's earlier nights hold that a plan weighs (all keyed by player).
 
-    ``partners`` and ``opponents`` count games together per unordered pair; ``sit_outs`` the
-    rounds a player sat out on nights they came; ``ratings`` each player's rating (players
-    without one count at ``default_rating``).
+    ``partners`` and ``opponents`` count games together per unordered pair; ``together`` the
+    earlier nights both players of a pair came (an empty mapping: not known, every pair counts
+    as never together); ``sit_outs`` the rounds a player sat out on nights they came;
+    ``ratings`` each player's rating (players without one count at ``default_rating``).
     """
 
     partners: Mapping[frozenset[int], int] = field(default_factory=dict)
@@ -76,13 +98,86 @@ class SeasonHistory:
     sit_outs: Mapping[int, int] = field(default_factory=dict)
     ratings: Mapping[int, float] = field(default_factory=dict)
     default_rating: float = 0.0
+    together: Mapping[frozenset[int], int] = field(default_factory=dict)
 
     @property
     def is_empty(self) -> bool:
-        return not (self.partners or self.opponents or self.sit_outs)
+        return not (self.partners or self.opponents or self.sit_outs or self.together)
 
     def rating(self, player: int) -> float:
         return self.ratings.get(player, self.default_rating)
+
+
+@dataclass(frozen=True)
+class SeasonWeights:
+    """The season history of tonight's players ``0..N-1`` as the searches weigh it.
+
+    ``partner_cost`` and ``opponent_cost`` (flat ``x * N + y``, symmetric) are the season cost
+    of one more partnership, or opposing, of a pair tonight; ``sit_outs`` the season's sit-outs
+    per player; ``ratings`` per player (``None``: no strength balance), with ``rating_sums`` and
+    ``rating_counts`` the season's partner ratings so far per player.
+    """
+
+    size: int
+    partner_cost: list[int]
+    opponent_cost: list[int]
+    sit_outs: list[int]
+    ratings: list[float] | None
+    rating_sums: list[float]
+    rating_counts: list[int]
+
+    @classmethod
+    def of(cls, history: SeasonHistory, names: Sequence[int], *, balance: bool) -> SeasonWeights:
+        """Weights for the players ``names`` (``names[i]`` is player ``i``)."""
+        size = len(names)
+        index = {name: position for position, name in enumerate(names)}
+        counts: dict[str, list[int]] = {}
+        for kind, source in (
+            ("partners", history.partners),
+            ("opponents", history.opponents),
+            ("together", history.together),
+        ):
+            flat = counts[kind] = [0] * (size * size)
+            for pair, count in source.items():
+                members = [index[p] for p in pair if p in index]
+                if len(members) == 2:
+                    x, y = members
+                    flat[x * size + y] += count
+                    flat[y * size + x] += count
+        partner_cost = [
+            SEASON_WEIGHT_PARTNER * _step(partnered)
+            if partnered
+            else -SEASON_WEIGHT_TOGETHER * together
+            for partnered, together in zip(counts["partners"], counts["together"], strict=True)
+        ]
+        opponent_cost = [SEASON_WEIGHT_OPPONENT * count for count in counts["opponents"]]
+        ratings = None
+        rating_sums = [0.0] * size
+        rating_counts = [0] * size
+        if balance:
+            ratings = [history.rating(name) for name in names]
+            for pair, count in history.partners.items():
+                members = list(pair)
+                if len(members) != 2:
+                    continue
+                x, y = members
+                for player, mate in ((x, y), (y, x)):
+                    if player in index:
+                        rating_sums[index[player]] += count * history.rating(mate)
+                        rating_counts[index[player]] += count
+        return cls(
+            size=size,
+            partner_cost=partner_cost,
+            opponent_cost=opponent_cost,
+            sit_outs=[history.sit_outs.get(name, 0) for name in names],
+            ratings=ratings,
+            rating_sums=rating_sums,
+            rating_counts=rating_counts,
+        )
+
+    def sit_out_cost(self, player: int, tonight: int) -> int:
+        """The season cost of ``player``'s next sit-out after ``tonight`` sit-outs tonight."""
+        return SEASON_WEIGHT_SIT_OUT * _step(self.sit_outs[player] + tonight)
 
 
 def _partner_lists(rounds: Sequence[Round], size: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -103,61 +198,51 @@ def _partner_lists(rounds: Sequence[Round], size: int) -> tuple[list[list[int]],
 class SeasonFit(LabelFit):
     """Relabelling a finished plan (places ``0..N-1``) for the season, never worse for the night.
 
-    ``season_partners`` and ``season_opponents`` are flat ``x * N + y`` counts between players,
-    ``season_sit_outs`` per player; ``ratings`` per player (``None``: no strength balance), with
-    ``rating_sums`` and ``rating_counts`` the season's partner ratings so far per player.
+    The season's ``weights`` are per player; the plan's places are given to players by swaps.
     """
 
-    def __init__(
-        self,
-        goal: SearchGoal,
-        rounds: Sequence[Round],
-        *,
-        season_partners: list[int],
-        season_opponents: list[int],
-        season_sit_outs: list[int],
-        ratings: list[float] | None,
-        rating_sums: list[float],
-        rating_counts: list[int],
-    ) -> None:
+    def __init__(self, goal: SearchGoal, rounds: Sequence[Round], weights: SeasonWeights) -> None:
         super().__init__(goal, rounds)
         size = self.size
-        self.season_partners = season_partners
-        self.season_opponents = season_opponents
-        self.season_sit_outs = season_sit_outs
+        self.weights = weights
         self.place_partners, self.place_opponents = _partner_lists(rounds, size)
         self.player_at = list(range(size))
-        self.ratings = ratings
-        self.rating_sums = rating_sums
-        self.rating_counts = rating_counts
+        ratings = weights.ratings
         # Per player: the mean rating of everyone else here, the fairest average partner.
         total = sum(ratings) if ratings else 0.0
         self.rating_target = [
             (total - rating) / (size - 1) if size > 1 else rating for rating in ratings or ()
         ]
+        # Without constraints or played rounds a relabelling cannot change the night's cost.
+        self.night_matters = bool(
+            self.interesting
+            or goal.keep_apart
+            or goal.separated
+            or goal.together
+            or goal.stationary
+        )
 
     def _season_cost(self, player: int, other: int) -> tuple[int, int]:
         """The season cost of ``player``'s place (pairs with ``other`` left out: a swap of the
         two keeps them): partners and sit-outs, then opponents."""
-        size = self.size
+        weights = self.weights
         place = self.chart_of[player]
         player_at = self.player_at
-        row = player * size
+        row = player * self.size
         cost = 0
-        partners = self.season_partners
+        partner_cost = weights.partner_cost
         for mate_place in self.place_partners[place]:
             mate = player_at[mate_place]
             if mate != other:
-                cost += SEASON_WEIGHT_PARTNER * _step(partners[row + mate])
-        sat_out = self.season_sit_outs[player]
+                cost += partner_cost[row + mate]
         for extra in range(self.byes[place]):
-            cost += SEASON_WEIGHT_SIT_OUT * _step(sat_out + extra)
+            cost += weights.sit_out_cost(player, extra)
         opposing = 0
-        opponents = self.season_opponents
+        opponent_cost = weights.opponent_cost
         for mate_place in self.place_opponents[place]:
             mate = player_at[mate_place]
             if mate != other:
-                opposing += SEASON_WEIGHT_OPPONENT * _step(opponents[row + mate])
+                opposing += opponent_cost[row + mate]
         return cost, opposing
 
     def _pair_season_cost(self, a: int, b: int) -> tuple[int, int]:
@@ -167,12 +252,13 @@ class SeasonFit(LabelFit):
     def _strength(self, player: int) -> float:
         """(average partner rating − everyone else's mean rating)² of ``player``, tonight's
         partners included."""
-        assert self.ratings is not None
+        ratings = self.weights.ratings
+        assert ratings is not None
         place = self.chart_of[player]
-        total = self.rating_sums[player]
-        count = self.rating_counts[player]
+        total = self.weights.rating_sums[player]
+        count = self.weights.rating_counts[player]
         for mate_place in self.place_partners[place]:
-            total += self.ratings[self.player_at[mate_place]]
+            total += ratings[self.player_at[mate_place]]
             count += 1
         if not count:
             return 0.0
@@ -194,6 +280,8 @@ class SeasonFit(LabelFit):
         player_at[chart_of[a]], player_at[chart_of[b]] = a, b
 
     def _night_cost(self, a: int, b: int) -> int:
+        if not self.night_matters:
+            return 0
         return self._player_cost(a, b) + self._player_cost(b, a) + self._group_cost((a, b))
 
     def search(self, generator: random.Random, moves: int, *, balance: bool) -> None:
@@ -203,7 +291,7 @@ class SeasonFit(LabelFit):
         size = self.size
         if size < 2:
             return
-        use_strength = balance and self.ratings is not None
+        use_strength = balance and self.weights.ratings is not None
         start_temperature, end_temperature = 6.0, 0.3
         best = (0, 0, 0.0, 0)  # night, repeats, strength, opponents: relative to the start
         best_places = list(self.chart_of)
@@ -270,15 +358,16 @@ class SeasonFit(LabelFit):
 
     def spread(self) -> float | None:
         """The spread of average partner rating over the players with any partner."""
-        if self.ratings is None:
+        ratings = self.weights.ratings
+        if ratings is None:
             return None
         averages = []
         for player in range(self.size):
             place = self.chart_of[player]
-            total = self.rating_sums[player]
-            count = self.rating_counts[player]
+            total = self.weights.rating_sums[player]
+            count = self.weights.rating_counts[player]
             for mate_place in self.place_partners[place]:
-                total += self.ratings[self.player_at[mate_place]]
+                total += ratings[self.player_at[mate_place]]
                 count += 1
             if count:
                 averages.append(total / count)
@@ -314,69 +403,20 @@ def season_fit(
     generator: random.Random,
 ) -> SeasonFitResult:
     """Relabel ``rounds`` (places ``0..N-1``, ``names[i]`` the player of index ``i``) for the
-    season: first the fewest season repeats, then, with ``balance``, partner strength."""
+    season, then polish its seats: first the fewest season repeats, then, with ``balance``,
+    partner strength."""
     size = len(names)
-    season_partners = [0] * (size * size)
-    season_opponents = [0] * (size * size)
-    index = {name: position for position, name in enumerate(names)}
-    for source, target in (
-        (history.partners, season_partners),
-        (history.opponents, season_opponents),
-    ):
-        for pair, count in source.items():
-            members = [index[p] for p in pair if p in index]
-            if len(members) == 2:
-                x, y = members
-                target[x * size + y] += count
-                target[y * size + x] += count
-    sit_outs = [history.sit_outs.get(name, 0) for name in names]
-    ratings = None
-    rating_sums = [0.0] * size
-    rating_counts = [0] * size
-    if balance:
-        ratings = [history.rating(name) for name in names]
-        for pair, count in history.partners.items():
-            members = list(pair)
-            if len(members) != 2:
-                continue
-            x, y = members
-            for player, mate in ((x, y), (y, x)):
-                if player in index:
-                    rating_sums[index[player]] += count * history.rating(mate)
-                    rating_counts[index[player]] += count
-    fit = SeasonFit(
-        goal,
-        rounds,
-        season_partners=season_partners,
-        season_opponents=season_opponents,
-        season_sit_outs=sit_outs,
-        ratings=ratings,
-        rating_sums=rating_sums,
-        rating_counts=rating_counts,
-    )
+    weights = SeasonWeights.of(history, names, balance=balance)
     moves = SEASON_MOVES_PER_PLAYER * size
+    polish_moves = SEASON_POLISH_MOVES_PER_PLAYER * size
+    fit = SeasonFit(goal, rounds, weights)
     fit.search(generator, moves, balance=False)
     polished = season_polish(
-        goal,
-        fit.relabelled(),
-        season_partners=season_partners,
-        season_opponents=season_opponents,
-        season_sit_outs=sit_outs,
-        generator=generator,
-        moves=SEASON_POLISH_MOVES_PER_PLAYER * size,
+        goal, fit.relabelled(), weights, generator=generator, moves=polish_moves
     )
-    fit = SeasonFit(
-        goal,
-        polished,
-        season_partners=season_partners,
-        season_opponents=season_opponents,
-        season_sit_outs=sit_outs,
-        ratings=ratings,
-        rating_sums=rating_sums,
-        rating_counts=rating_counts,
-    )
+    fit = SeasonFit(goal, polished, weights)
     before = fit.spread()
-    if not balance or ratings is None:
+    if not balance or weights.ratings is None:
         return SeasonFitResult(
             rounds=fit.relabelled(), spread_before_balance=before, spread_after_balance=before
         )
@@ -385,24 +425,12 @@ def season_fit(
     evened = season_polish(
         goal,
         fit.relabelled(),
-        season_partners=season_partners,
-        season_opponents=season_opponents,
-        season_sit_outs=sit_outs,
+        weights,
         generator=generator,
-        moves=SEASON_POLISH_MOVES_PER_PLAYER * size,
-        strength=PartnerStrength(ratings, rating_sums, [int(c) for c in rating_counts]),
+        moves=polish_moves,
+        strength=PartnerStrength(weights),
     )
-    final = SeasonFit(
-        goal,
-        evened,
-        season_partners=season_partners,
-        season_opponents=season_opponents,
-        season_sit_outs=sit_outs,
-        ratings=ratings,
-        rating_sums=rating_sums,
-        rating_counts=rating_counts,
-    )
-    after = final.spread()
+    after = SeasonFit(goal, evened, weights).spread()
     if after is not None and before is not None and after > before:
         # The search evens squared distances to the room's mean; where that widened the gap
         # between the extremes, the plan before balancing is kept.
@@ -415,10 +443,8 @@ def season_fit(
 def season_polish(
     goal: SearchGoal,
     rounds: Sequence[Round],
+    weights: SeasonWeights,
     *,
-    season_partners: list[int],
-    season_opponents: list[int],
-    season_sit_outs: list[int],
     generator: random.Random,
     moves: int,
     strength: PartnerStrength | None = None,
@@ -427,9 +453,10 @@ def season_polish(
     gains: the swap's cost for the night is unchanged, and so is the multiset of partner and
     opponent counts of the pairs it touches and of the two players' sit-outs, so every count of
     the night's report stays the same. Only who meets whom changes, towards fewer season
-    repeats (the same linear costs as ``SeasonFit``). With ``strength``, a swap that keeps the
-    season's partners and sit-outs as they are is taken when it evens partner strength (season
-    opponents break ties)."""
+    repeats (the same linear costs as ``SeasonFit``). A swap within one table changes who
+    partners whom there. With ``strength``, a swap that keeps the season's partners and
+    sit-outs as they are is taken when it evens partner strength (season opponents break
+    ties)."""
     search = SeatSearch(goal, rounds)
     size, seat_count = search.size, search.seat_count
     round_count = len(search.seats)
@@ -437,12 +464,13 @@ def season_polish(
         return list(rounds)
     if strength is not None:
         strength.count(search.rounds())
+    partner_cost, opponent_cost = weights.partner_cost, weights.opponent_cost
     randrange = generator.randrange
     for _ in range(moves):
         round_index = randrange(round_count)
         first, second = randrange(seat_count), randrange(size)
-        if first // 4 == second // 4 and second < seat_count:
-            continue  # the same table: only a reseating, which the seat pass decides
+        if first == second or (first // 4 == second // 4 and (first - second) % 4 == 2):
+            continue  # the same player, or partners trading seats: nothing changes
         order = search.seats[round_index]
         delta, changes = search.swap_delta(round_index, first, second)
         if delta:
@@ -456,16 +484,15 @@ def season_polish(
             continue
         gain = opposing = 0
         for index, (partner_change, opponent_change) in changes.items():
-            gain += partner_change * SEASON_WEIGHT_PARTNER * _step(season_partners[index])
-            opposing += opponent_change * SEASON_WEIGHT_OPPONENT * _step(season_opponents[index])
+            gain += partner_change * partner_cost[index]
+            opposing += opponent_change * opponent_cost[index]
         if second >= seat_count:
             joining, leaving = order[first], order[second]
             tonight = search.sit_outs
             if tonight[leaving] != tonight[joining] + 1:
                 continue  # the sit-outs' multiset would change
-            gain += SEASON_WEIGHT_SIT_OUT * (
-                _step(season_sit_outs[joining] + tonight[joining])
-                - _step(season_sit_outs[leaving] + tonight[leaving] - 1)
+            gain += weights.sit_out_cost(joining, tonight[joining]) - weights.sit_out_cost(
+                leaving, tonight[leaving] - 1
             )
         if strength is None:
             if gain + opposing <= 0:
@@ -479,19 +506,19 @@ def season_polish(
 
 
 class PartnerStrength:
-    """Each player's partner ratings (season so far plus a night's rounds) for the polish:
-    ``ratings``, ``season_sums`` and ``season_counts`` per player ``0..N-1``."""
+    """Each player's partner ratings (season so far plus a night's rounds) for the polish."""
 
-    def __init__(
-        self, ratings: list[float], season_sums: list[float], season_counts: list[int]
-    ) -> None:
+    def __init__(self, weights: SeasonWeights) -> None:
+        ratings = weights.ratings
+        if ratings is None:
+            raise ValueError("partner strength needs ratings")
         size = len(ratings)
         total = sum(ratings)
         self.ratings = ratings
-        self.season_sums, self.season_counts = season_sums, season_counts
+        self.season_sums, self.season_counts = weights.rating_sums, weights.rating_counts
         self.target = [(total - r) / (size - 1) if size > 1 else r for r in ratings]
-        self.sums = list(season_sums)
-        self.counts = list(season_counts)
+        self.sums = list(self.season_sums)
+        self.counts = list(self.season_counts)
 
     def count(self, rounds: Sequence[Round]) -> None:
         self.sums, self.counts = list(self.season_sums), list(self.season_counts)

@@ -6,6 +6,8 @@ Words: see ``tournaments.domain.rotation_season``. A selector: it never writes.
   substitute's games are the substitute's;
 - sit-outs are the byes of started or finished rounds of other nights' plans (a round never
   started sat nobody out);
+- nights together count, per pair, the other nights both came (played a game or sat out a
+  round of that night's plan);
 - ratings are the display ratings of the season's standings snapshot (a player without one
   counts as a newcomer).
 """
@@ -31,8 +33,10 @@ def season_history_for_night(*, night: Night) -> tuple[SeasonHistory, int]:
     partners: dict[frozenset[int], int] = {}
     opponents: dict[frozenset[int], int] = {}
     nights = set()
+    came: dict[int, set[int]] = {}
     for night_id, *seats in games.iterator():
         nights.add(night_id)
+        came.setdefault(night_id, set()).update(seats)
         for x, y in ((seats[0], seats[2]), (seats[1], seats[3])):
             pair = frozenset((x, y))
             partners[pair] = partners.get(pair, 0) + 1
@@ -47,10 +51,18 @@ def season_history_for_night(*, night: Night) -> tuple[SeasonHistory, int]:
         )
         .exclude(round__plan__night_id=night.pk)
         .exclude(round__status=PlannedRound.Status.PLANNED)
-        .values_list("player_id", flat=True)
+        .values_list("player_id", "round__plan__night_id")
     )
-    for player in byes.iterator():
+    for player, night_id in byes.iterator():
         sit_outs[player] = sit_outs.get(player, 0) + 1
+        came.setdefault(night_id, set()).add(player)
+    together: dict[frozenset[int], int] = {}
+    for players in came.values():
+        ordered = sorted(players)
+        for position, x in enumerate(ordered):
+            for y in ordered[position + 1 :]:
+                pair = frozenset((x, y))
+                together[pair] = together.get(pair, 0) + 1
     snapshot = StandingSnapshot.objects.filter(season_id=night.season_id).only("ratings").first()
     ratings = {}
     for row in snapshot.ratings if snapshot is not None else ():
@@ -61,5 +73,6 @@ def season_history_for_night(*, night: Night) -> tuple[SeasonHistory, int]:
         sit_outs=sit_outs,
         ratings=ratings,
         default_rating=RatingSettings().display_target,
+        together=together,
     )
     return history, len(nights)
