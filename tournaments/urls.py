@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("tournaments.views.archiving_urls")),
     path("", include("tournaments.views.money_urls")),
     path("", include("tournaments.views.wall_urls")),
+    path("", include("tournaments.views.clock_urls")),
 ]
