@@ -12,6 +12,7 @@ from tournaments.models import (
     BracketMatchGame,
     NightPlan,
     PlannedRound,
+    RoundClock,
     SeasonMoney,
     Seat,
     TableCard,
@@ -112,3 +113,12 @@ class SeasonMoneyAdmin(ReadOnlyAdmin):
 
     list_display = ["season", "updated_at"]
     list_select_related = ["season"]
+
+
+@admin.register(RoundClock)
+class RoundClockAdmin(ReadOnlyAdmin):
+    """Clocks are started, extended and stopped from the night desk, a bracket's page or the API
+    (``tournaments.services.clocks``, audited)."""
+
+    list_display = ["night", "bracket", "round_number", "started_at", "minutes", "stopped_at"]
+    list_select_related = ["night__season", "bracket"]
