@@ -14,7 +14,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
 from league.domain.pasted import MAX_RECURRING_NIGHTS, WEEKDAYS, pasted_names
-from league.domain.rules import PRESETS, DefenderAlone, GameLength, RenegePenalty
+from league.domain.rules import (
+    PRESETS,
+    TIME_LIMIT_MINUTES,
+    DefenderAlone,
+    GameLength,
+    RenegePenalty,
+    TieAtTime,
+)
 from league.domain.rules import Rulebook as RulebookRules
 from league.errors import DomainError
 from league.models import MAX_ID, Season
@@ -74,6 +81,8 @@ OPTION_LABELS = {
     "target_score": "Game to (points)",
     "game_length": "Game length",
     "hands_per_game": "Hands per game (if a fixed number)",
+    "time_limit_minutes": "Time limit (minutes; empty: none)",
+    "tie_at_time": "Level when time is called",
     "make_points": "Make (3 or 4 tricks)",
     "march_points": "March (all 5)",
     "lone_make_points": "Lone caller makes",
@@ -91,7 +100,21 @@ OPTION_LABELS = {
 ENUM_CHOICES = {
     "defender_alone": [(m.value, m.value.replace("_", " ")) for m in DefenderAlone],
     "renege_penalty": [(m.value, m.value.replace("_", " ")) for m in RenegePenalty],
-    "game_length": [(m.value, m.value.replace("_", " ")) for m in GameLength],
+    "game_length": [
+        (GameLength.TARGET.value, "to the target (or the time limit, whichever first)"),
+        (GameLength.HANDS.value, "a number of hands (or the time limit, whichever first)"),
+        (GameLength.TIME.value, "the time limit alone: the higher score wins"),
+    ],
+    "tie_at_time": [
+        (TieAtTime.NEXT_HAND.value, "play on: the next hand decides"),
+        (TieAtTime.DRAW.value, "a draw"),
+    ],
+}
+OPTION_HELP = {
+    "time_limit_minutes": "1 to 180. When time is called, the hand being played is finished and "
+    "the higher score wins.",
+    "tie_at_time": "A bracket game is never a draw: level at time, it plays one more hand "
+    "(and on until the tie is broken), whatever this says.",
 }
 
 
@@ -105,11 +128,17 @@ class RulebookOptionsForm(forms.Form):
             value = options[name]
             if name in ENUM_CHOICES:
                 field = forms.ChoiceField(choices=ENUM_CHOICES[name], label=label)
+            elif name == "time_limit_minutes":
+                low, high = TIME_LIMIT_MINUTES
+                field = forms.IntegerField(
+                    min_value=low, max_value=high, required=False, label=label
+                )
             elif isinstance(value, bool):
                 field = forms.BooleanField(required=False, label=label)
             else:
                 field = forms.IntegerField(min_value=0, max_value=100, label=label)
             field.initial = value
+            field.help_text = OPTION_HELP.get(name, "")
             self.fields[name] = field
 
     def options(self) -> dict:

@@ -35,6 +35,7 @@ class HandInline(admin.TabularInline):
         "tricks_won",
         "renege",
         "thrown_in",
+        "time_called",
         "points_a",
         "points_b",
         "change_reason",

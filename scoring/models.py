@@ -96,6 +96,12 @@ class Game(models.Model):
         "hand (the first dealer deals). Kept with the running score by every hand write.",
     )
     winner = models.CharField(max_length=1, choices=Side.choices, blank=True)
+    time_called = models.BooleanField(
+        default=False,
+        help_text="Time was called on one of its counting hands: finished, the game ended at "
+        "time (a draw when it has no winner); in progress, it was level at time and the next "
+        "hand that breaks the tie ends it. Kept with the running score by every hand write.",
+    )
     counts_for_standings = models.BooleanField(
         default=True, help_text="False for playoff games: they do not change the season's table."
     )
@@ -220,6 +226,11 @@ class Hand(models.Model):
     misdeal = models.BooleanField(default=False)
     ordered_up = models.BooleanField(
         null=True, blank=True, help_text="Trump was ordered up in round one (unknown if empty)."
+    )
+    time_called = models.BooleanField(
+        default=False,
+        help_text="Time was called during this hand (a timed rulebook): the game's last hand, "
+        "unless level and playing on.",
     )
     dealer_seat = models.PositiveSmallIntegerField()
     # Derived by the engine from the facts under this rulebook version

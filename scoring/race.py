@@ -41,7 +41,7 @@ from django.db.models import F
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from league.domain.rules import GameLength
+from league.domain.rules import Rulebook as RulebookRules
 from league.errors import DomainError
 from league.models import Night, Player, Season
 from scoring.domain.projection import (
@@ -309,9 +309,11 @@ def _units(row: dict, draws_possible: bool) -> int:
 
 
 def _draws_possible(season: Season, hands_per_game: list[int | None], rows: list[dict]) -> bool:
-    """Whether a game can be drawn: games of a fixed number of hands, or draws already seen."""
-    by_hands = (season.rulebook.options or {}).get("game_length") == GameLength.HANDS
-    return by_hands or any(hands_per_game) or any(row["draws"] for row in rows)
+    """Whether a game can be drawn: games of a fixed number of hands, timed games whose tie at
+    time is a draw (:attr:`~league.domain.rules.Rulebook.draws_possible`), or draws already
+    seen."""
+    by_rules = RulebookRules.from_options(season.rulebook.options or {}).draws_possible
+    return by_rules or any(hands_per_game) or any(row["draws"] for row in rows)
 
 
 def _projection_of(snapshot: StandingSnapshot, rules, runs: int) -> tuple[dict[str, Any], str]:

@@ -3,7 +3,13 @@ players and teams. Input serializers never save: views hand their data to a serv
 
 from rest_framework import serializers
 
-from league.domain.rules import DefenderAlone, GameLength, RenegePenalty
+from league.domain.rules import (
+    TIME_LIMIT_MINUTES,
+    DefenderAlone,
+    GameLength,
+    RenegePenalty,
+    TieAtTime,
+)
 from league.models import League, Player, Rulebook, Season, Team
 
 
@@ -44,11 +50,29 @@ class RulebookOptionsSerializer(serializers.Serializer):
     renege_points = serializers.IntegerField(min_value=0, max_value=20, required=False)
     renege_points_alone = serializers.IntegerField(min_value=0, max_value=20, required=False)
     game_length = serializers.ChoiceField(
-        choices=[choice.value for choice in GameLength], required=False
+        choices=[choice.value for choice in GameLength],
+        required=False,
+        help_text="target: to target_score; hands: hands_per_game hands; either ends earlier at "
+        "time_limit_minutes if set. time: until time_limit_minutes, the higher score wins.",
     )
     target_score = serializers.IntegerField(min_value=1, max_value=100, required=False)
     hands_per_game = serializers.IntegerField(min_value=1, max_value=100, required=False)
     dealer_partner_must_go_alone = serializers.BooleanField(required=False)
+    time_limit_minutes = serializers.IntegerField(
+        min_value=TIME_LIMIT_MINUTES[0],
+        max_value=TIME_LIMIT_MINUTES[1],
+        required=False,
+        allow_null=True,
+        help_text="Minutes after which time is called (null: no time limit; required for a "
+        "game_length of time). The hand being played is finished and is the game's last (a hand "
+        "fact, time_called); the higher score wins.",
+    )
+    tie_at_time = serializers.ChoiceField(
+        choices=[choice.value for choice in TieAtTime],
+        required=False,
+        help_text="A game level when time is called: next_hand plays on until a hand breaks the "
+        "tie; draw records a draw. A bracket game always plays on, whatever this says.",
+    )
 
     def to_internal_value(self, data):
         if isinstance(data, dict):

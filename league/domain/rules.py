@@ -11,8 +11,14 @@ Words used here (see ``shared/EUCHRE-RULES.md``):
 - *renege*: a failure to follow suit when able, caught and claimed; the rulebook says what it costs.
 - *stick the dealer*: when all four pass twice the dealer must name trump; with it off such a hand
   is *thrown in* and the deal passes.
-- *game length*: a game is played to a *target score*, or for a fixed number of *hands*
-  (progressive euchre).
+- *game length*: a game is played to a *target score*, for a fixed number of *hands*
+  (progressive euchre), or for a number of *minutes* (a *timed* game: the higher score wins).
+- *time limit*: minutes after which time is *called* on a game: the hand being played is
+  finished, and that hand is the game's last. A game to a target (or of N hands) with a time
+  limit ends at whichever comes first. Bar leagues play "to 13 or 20 minutes" and "25 minutes".
+- *tie at time*: what a game level when time is called becomes: it *plays on* (the next hand that
+  breaks the tie ends it) or it is a *draw*. A bracket game is never drawn: tied at time, it always
+  plays on, whatever the rulebook says (a knockout needs a winner).
 
 A :class:`Rulebook` is immutable; a league that changes its rules gets a new version of it.
 Presets are the rulebooks of the sources the rules digest names.
@@ -49,7 +55,24 @@ class RenegePenalty(StrEnum):
 
 class GameLength(StrEnum):
     TARGET = "target"
+    """To the target score (or the time limit, if there is one, whichever first)."""
     HANDS = "hands"
+    """A fixed number of hands (or the time limit, if there is one, whichever first)."""
+    TIME = "time"
+    """Until time is called, with no target: the higher score wins."""
+
+
+class TieAtTime(StrEnum):
+    """What a game level when time is called becomes."""
+
+    NEXT_HAND = "next_hand"
+    """Play on: the next hand that breaks the tie ends the game (hand after hand while level)."""
+    DRAW = "draw"
+    """The game is recorded as a draw (a half win in the standings)."""
+
+
+TIME_LIMIT_MINUTES = (1, 180)
+"""The shortest and longest time limit, in minutes (three hours: a whole bar night)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +95,9 @@ class Rulebook:
     target_score: int = 10
     hands_per_game: int = 8
     dealer_partner_must_go_alone: bool = False
+    time_limit_minutes: int | None = None
+    """Minutes after which time is called; ``None``: no time limit (required for ``time``)."""
+    tie_at_time: TieAtTime = TieAtTime.NEXT_HAND
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -95,6 +121,58 @@ class Rulebook:
             raise DomainError("the target score must be between 1 and 100", field="target_score")
         if not 1 <= self.hands_per_game <= 100:
             raise DomainError("hands per game must be between 1 and 100", field="hands_per_game")
+        minutes = self.time_limit_minutes
+        if minutes is not None:
+            low, high = TIME_LIMIT_MINUTES
+            if isinstance(minutes, bool) or not isinstance(minutes, int):
+                raise DomainError(
+                    "the time limit must be a whole number of minutes", field="time_limit_minutes"
+                )
+            if not low <= minutes <= high:
+                raise DomainError(
+                    f"the time limit must be between {low} and {high} minutes",
+                    field="time_limit_minutes",
+                )
+        elif self.game_length is GameLength.TIME:
+            raise DomainError(
+                "a game played for a time needs its time limit in minutes",
+                field="time_limit_minutes",
+            )
+
+    @property
+    def is_timed(self) -> bool:
+        """Whether time can be called on a game (the rulebook has a time limit)."""
+        return self.time_limit_minutes is not None
+
+    @property
+    def draws_possible(self) -> bool:
+        """Whether a game can end level: a game of N hands, or a timed one whose tie is a draw
+        (a bracket's games never are: see the module docstring)."""
+        return self.game_length is GameLength.HANDS or (
+            self.is_timed and self.tie_at_time is TieAtTime.DRAW
+        )
+
+    @property
+    def length_words(self) -> str:
+        """The length of a game in words: "Game to 10", "Game to 13 or 20 minutes",
+        "8 hands a game", "25-minute games"."""
+        minutes = self.time_limit_minutes
+        if self.game_length is GameLength.TIME:
+            return f"{minutes}-minute games, the higher score wins"
+        if self.game_length is GameLength.HANDS:
+            length = f"{self.hands_per_game} hands"
+            return f"{length} or {minutes} minutes a game" if minutes else f"{length} a game"
+        length = f"Game to {self.target_score}"
+        return f"{length} or {minutes} minutes, whichever first" if minutes else length
+
+    @property
+    def tie_at_time_words(self) -> str:
+        """What a tie at time becomes, in words ("" for an untimed rulebook)."""
+        if not self.is_timed:
+            return ""
+        if self.tie_at_time is TieAtTime.DRAW:
+            return "A tie at time is a draw (a bracket game plays one more hand)."
+        return "A tie at time plays on: the next hand that breaks it ends the game."
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Rulebook:
@@ -108,6 +186,7 @@ class Rulebook:
             "defender_alone": DefenderAlone,
             "renege_penalty": RenegePenalty,
             "game_length": GameLength,
+            "tie_at_time": TieAtTime,
         }
         for name, value in options.items():
             if name in enums:
@@ -191,6 +270,25 @@ PRESETS: dict[str, Preset] = {
                 hands_per_game=8,
                 stick_the_dealer=True,
             ),
+        ),
+        Preset(
+            slug="points-or-time",
+            name="To 13 or 20 minutes",
+            description=(
+                "A bar league's short games: to 13 points or 20 minutes, whichever first; at "
+                "time the hand being played is finished and the higher score wins, a tie plays "
+                "one more hand."
+            ),
+            rulebook=Rulebook(target_score=13, time_limit_minutes=20),
+        ),
+        Preset(
+            slug="timed",
+            name="25-minute games",
+            description=(
+                "Games against the clock: 25 minutes, no target; at time the hand being played "
+                "is finished and the higher score wins, a tie plays one more hand."
+            ),
+            rulebook=Rulebook(game_length=GameLength.TIME, time_limit_minutes=25),
         ),
     )
 }

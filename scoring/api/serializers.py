@@ -161,6 +161,7 @@ class GameSerializer(OrganiserOnlyFieldsMixin, serializers.ModelSerializer):
             "score_b",
             "hands_played",
             "winner",
+            "time_called",
             "is_final_score_only",
             "confirmation",
             "dispute_reason",

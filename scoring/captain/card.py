@@ -92,13 +92,12 @@ def card_context(
         for index, hand in enumerate(hands)
     ]
     rows.reverse()  # the latest hand first: it is the one a captain checks
-    if rules.game_length is GameLength.HANDS:
-        length = f"{rules.hands_per_game} hands a game"
-        to_go = max(rules.hands_per_game - game.hands_played, 0)
-        progress = f"{to_go} to play" if not is_over else ""
-    else:
-        length = f"Game to {rules.target_score}"
-        progress = ""
+    length = rules.length_words
+    progress = ""
+    if rules.game_length is GameLength.HANDS and not is_over:
+        progress = f"{max(rules.hands_per_game - game.hands_played, 0)} to play"
+    if game.time_called and not is_over:
+        progress = f"tied at time {game.score_a}–{game.score_b}: the next hand decides"
     return {
         "game": game,
         "token": game.captain_token,
@@ -121,6 +120,9 @@ def card_context(
         "allows_thrown_in": not rules.stick_the_dealer,
         "asks_ordered_up": rules.dealer_partner_must_go_alone,
         "allows_no_tricks": rules.renege_penalty is RenegePenalty.HAND_ENDS,
+        "is_timed": rules.is_timed,
+        "time_called": game.time_called,
+        "tie_at_time": rules.tie_at_time_words,
         "values": values or {},
         "flash": flash or [],
         "client_key": client_key or new_client_key(),
@@ -152,6 +154,10 @@ def _result(game: Game) -> str:
     """The game's result in words. A side's name may be a team's ("Stick the Dealer") or two
     players' ("Alice & Carol"), so it is never used as a plural subject: "… won the game"."""
     high, low = max(game.score_a, game.score_b), min(game.score_a, game.score_b)
+    if game.time_called:
+        if not game.winner:
+            return f"Time called: a draw, {high}–{low}"
+        return f"Time called: {game.side_name(game.winner)} won, {high}–{low}"
     if not game.winner:
         return f"A draw, {high}–{low}"
     return f"{game.side_name(game.winner)} won the game, {high}–{low}"

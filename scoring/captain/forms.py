@@ -2,7 +2,8 @@
 
 The hand form names the *caller* (one of the four players); the makers are the caller's side
 (seats 0 and 2 are side A). A thrown-in or misdealt hand is a submit button of its own
-(``special``), so whatever else was tapped is not part of that hand.
+(``special``), so whatever else was tapped is not part of that hand, except "time was called"
+(``time_called``), which a thrown-in hand may carry too.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class HandFactsForm(forms.Form):
     )
     renege = forms.ChoiceField(choices=SIDE_CHOICES, required=False)
     special = forms.ChoiceField(choices=SPECIAL_CHOICES, required=False)
+    time_called = forms.BooleanField(required=False)
 
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
@@ -41,7 +43,9 @@ class HandFactsForm(forms.Form):
         special = data.get("special")
         if special:
             self.hand_input = HandInput(
-                thrown_in=special == "thrown_in", misdeal=special == "misdeal"
+                thrown_in=special == "thrown_in",
+                misdeal=special == "misdeal",
+                time_called=data.get("time_called", False),
             )
             return data
         caller = data.get("caller")
@@ -58,6 +62,7 @@ class HandFactsForm(forms.Form):
             ordered_up=data.get("ordered_up") or None,
             tricks_won=data.get("tricks_won"),
             renege=data.get("renege") or None,
+            time_called=data.get("time_called", False),
         )
         return data
 
@@ -123,4 +128,5 @@ def hand_values(hand: Hand) -> dict:
         "tricks_won": "" if hand.tricks_won is None else str(hand.tricks_won),
         "renege": hand.renege,
         "special": special,
+        "time_called": "on" if hand.time_called else "",
     }

@@ -237,6 +237,7 @@ def _correct_choices(game: Game, hand: Hand, values: dict | None = None) -> dict
         "lone_defender_only_against_loner": card["lone_defender_only_against_loner"],
         "allows_thrown_in": card["allows_thrown_in"] or hand.thrown_in,
         "allows_no_tricks": card["allows_no_tricks"],
+        "is_timed": card["is_timed"] or hand.time_called,
         "dealer_seat": hand.dealer_seat,
         "values": values if values is not None else hand_values(hand),
     }

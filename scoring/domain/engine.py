@@ -10,6 +10,10 @@ Words used here (the rulebook module defines the scoring words):
 - *outcome*: the name of what happened (march, euchre of a lone caller, …), from which the points
   follow.
 - *game state*: the running score of a game, whether it is over and who won.
+- *time called*: a fact of the hand during which a timed game's clock ran out (the rulebook's
+  time limit): that hand was finished and is the game's last, unless the score is level and the
+  rulebook plays on, when the next hand that breaks the tie ends the game. The clock itself is
+  kept elsewhere; the engine only reads the captain's "time was called" on a hand.
 
 The engine is pure: it never touches a database. Every rule it enforces raises a
 :class:`~league.errors.DomainError` whose message a captain can act on.
@@ -18,10 +22,10 @@ The engine is pure: it never touches a database. Every rule it enforces raises a
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from league.domain.rules import DefenderAlone, GameLength, RenegePenalty, Rulebook
+from league.domain.rules import DefenderAlone, GameLength, RenegePenalty, Rulebook, TieAtTime
 from league.errors import DomainError
 
 
@@ -75,6 +79,7 @@ class HandFacts:
     caller_seat: int | None = None
     dealer_seat: int | None = None
     ordered_up: bool | None = None
+    time_called: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,8 @@ class HandScore:
     points_a: int
     points_b: int
     summary: str
+    time_called: bool = False
+    """Time was called during this hand (it is the last, unless level and playing on)."""
 
     @property
     def is_scored(self) -> bool:
@@ -137,6 +144,22 @@ def _check_seats(rulebook: Rulebook, facts: HandFacts) -> None:
 
 def score_hand(rulebook: Rulebook, facts: HandFacts) -> HandScore:
     """Points for each side from one hand's facts, or a :class:`DomainError` saying why not."""
+    score = _score_points(rulebook, facts)
+    if not facts.time_called:
+        return score
+    if not rulebook.is_timed:
+        raise DomainError(
+            "this rulebook has no time limit, so time cannot be called", field="time_called"
+        )
+    if facts.misdeal:
+        raise DomainError(
+            "a misdealt hand is dealt again: say time was called on the hand that is played",
+            field="time_called",
+        )
+    return replace(score, time_called=True)
+
+
+def _score_points(rulebook: Rulebook, facts: HandFacts) -> HandScore:
     if facts.misdeal or facts.thrown_in:
         if facts.misdeal and facts.thrown_in:
             raise DomainError("a hand is either thrown in or misdealt, not both", field="misdeal")
@@ -228,6 +251,17 @@ def _score_renege(rulebook: Rulebook, facts: HandFacts, guilty: Side) -> HandSco
     )
 
 
+class TimeResult(StrEnum):
+    """A timed game's result once time is called (:attr:`GameState.time_result`)."""
+
+    WON = "won"
+    """Over at time: the higher score won."""
+    DRAW = "draw"
+    """Over at time, level: a draw (the rulebook says so)."""
+    PLAYING_ON = "playing_on"
+    """Level at time and playing on: the next hand that breaks the tie ends the game."""
+
+
 @dataclass(frozen=True)
 class GameState:
     score_a: int
@@ -236,15 +270,29 @@ class GameState:
     is_over: bool
     winner: Side | None
     """The winning side once the game is over; ``None`` while it runs, or for a drawn game."""
+    time_called: bool = False
+    """Time was called on one of the game's hands (once at most)."""
+
+    @property
+    def time_result(self) -> TimeResult | None:
+        """What time called made of the game (``None`` when time was not called)."""
+        if not self.time_called:
+            return None
+        if not self.is_over:
+            return TimeResult.PLAYING_ON
+        return TimeResult.DRAW if self.winner is None else TimeResult.WON
 
     @property
     def summary(self) -> str:
+        if self.time_result is TimeResult.PLAYING_ON:
+            return f"Tied at time {self.score_a}–{self.score_b}: the next hand decides"
         if not self.is_over:
             return f"A {self.score_a} – B {self.score_b} after {self.hands_played} hands"
+        at_time = "Time called: " if self.time_called else ""
         if self.winner is None:
-            return f"Drawn {self.score_a}–{self.score_b}"
+            return f"{at_time}Drawn {self.score_a}–{self.score_b}"
         high, low = max(self.score_a, self.score_b), min(self.score_a, self.score_b)
-        return f"Side {self.winner} wins {high}–{low}"
+        return f"{at_time}Side {self.winner} wins {high}–{low}"
 
 
 GAME_START = GameState(0, 0, 0, is_over=False, winner=None)
@@ -256,6 +304,9 @@ def game_state(rulebook: Rulebook, hands: Iterable[HandScore]) -> GameState:
 
     A game to a target ends at the first hand that takes a side to the target; a game of a fixed
     number of hands ends after that many scored hands (thrown-in and misdealt hands do not count).
+    A timed game also ends at the hand time was called on (the higher score wins); level there,
+    it is a draw or plays on until a hand breaks the tie, as the rulebook's ``tie_at_time`` says.
+    Whichever end comes first counts: a game of N hands level after its last hand is a draw.
     """
     state = GAME_START
     for hand in hands:
@@ -271,19 +322,30 @@ def game_state_after(rulebook: Rulebook, state: GameState, hand: HandScore) -> G
     """
     if state.is_over or _is_over(rulebook, state.score_a, state.score_b, state.hands_played):
         raise DomainError("the game was already over", code="game_over")
+    if hand.time_called and state.time_called:
+        raise DomainError(
+            "time was already called in this game; the next hand that breaks the tie ends it",
+            field="time_called",
+            code="time_already_called",
+        )
     score_a = state.score_a + hand.points_a
     score_b = state.score_b + hand.points_b
     hands_played = state.hands_played + hand.is_scored
-    is_over = _is_over(rulebook, score_a, score_b, hands_played)
+    time_called = state.time_called or hand.time_called
+    is_over = _is_over(rulebook, score_a, score_b, hands_played) or (
+        time_called and (score_a != score_b or rulebook.tie_at_time is TieAtTime.DRAW)
+    )
     winner = None
     if is_over and score_a != score_b:
         winner = Side.A if score_a > score_b else Side.B
-    return GameState(score_a, score_b, hands_played, is_over, winner)
+    return GameState(score_a, score_b, hands_played, is_over, winner, time_called)
 
 
 def _is_over(rulebook: Rulebook, score_a: int, score_b: int, hands_played: int) -> bool:
     if rulebook.game_length is GameLength.HANDS:
         return hands_played >= rulebook.hands_per_game
+    if rulebook.game_length is GameLength.TIME:
+        return False  # only time called ends it
     return max(score_a, score_b) >= rulebook.target_score
 
 
@@ -298,13 +360,15 @@ def final_score_check(rulebook: Rulebook, score_a: int, score_b: int) -> Side | 
     """Check a game recorded by its final score alone and return the winner (``None``: a draw).
 
     Leagues that keep no hand detail enter only the final score; it must be a score the rulebook
-    can end a game on.
+    can end a game on. Under a time limit a game may end below the target (time was called), and
+    level only where the rulebook lets a game be drawn.
     """
     for name, score in (("score_a", score_a), ("score_b", score_b)):
         if isinstance(score, bool) or not isinstance(score, int) or score < 0:
             raise DomainError("a final score is a whole number of points, 0 or more", field=name)
-    if rulebook.game_length is GameLength.TARGET:
-        if max(score_a, score_b) < rulebook.target_score:
+    reached = max(score_a, score_b) >= rulebook.target_score
+    if rulebook.game_length is GameLength.TARGET and (reached or not rulebook.is_timed):
+        if not reached:
             raise DomainError(
                 f"a finished game needs one side on {rulebook.target_score} or more",
                 field="score_a",
@@ -331,5 +395,11 @@ def final_score_check(rulebook: Rulebook, score_a: int, score_b: int) -> Side | 
                 field="score_a",
             )
     if score_a == score_b:
+        if rulebook.is_timed and not rulebook.draws_possible:
+            raise DomainError(
+                "under this rulebook a game level at time plays on until a hand breaks the tie, "
+                "so a final score cannot be level",
+                field="score_b",
+            )
         return None
     return Side.A if score_a > score_b else Side.B

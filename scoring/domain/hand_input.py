@@ -68,6 +68,16 @@ FACTS: tuple[Fact, ...] = (
         help="Trump was ordered up in round one (null: not said). Needed by rulebooks where the "
         "dealer's partner who orders up must go alone.",
     ),
+    Fact(
+        "time_called",
+        "bool",
+        default=False,
+        nullable=False,
+        help="Time was called during this hand (a rulebook with a time limit only): the hand "
+        "was finished and is the game's last; the higher score wins. Level, the game is a draw "
+        "or the next hand decides, as the rulebook says (a bracket game always plays on). "
+        "Once a game at most.",
+    ),
 )
 """A hand's facts, in the order the API documents them."""
 
@@ -94,6 +104,7 @@ class HandInput:
     thrown_in: bool = False
     misdeal: bool = False
     ordered_up: bool | None = None
+    time_called: bool = False
 
     @classmethod
     def from_data(cls, values: Mapping[str, Any]) -> HandInput:

@@ -21,8 +21,9 @@ Words used here:
   varies fastest), so that a hand's code sits at ``sum(position on axis × stride of axis)``.
 - *special*: a hand that was not played (thrown in, misdeal), submitted by a button of its own.
 
-The game's length rule (a target score or a number of hands) goes with the table as data; the
-page compares the projected score or count of scored hands with it.
+The game's length rule (a target score, a number of hands, or time alone, and what a tie at time
+becomes) goes with the table as data; the page compares the projected score or count of scored
+hands with it, and ends the game at a hand sent with "time called" as the engine does.
 """
 
 from __future__ import annotations
@@ -126,6 +127,22 @@ def hand_result(rules: Rulebook, facts: HandFacts) -> dict[str, Any]:
     }
 
 
+def game_length_rule(rules: Rulebook) -> dict[str, Any]:
+    """The game's length rule as the page reads it: ``length`` (``target``, ``hands`` or
+    ``time``) with the target score or number of hands, and, for a timed rulebook, what a tie
+    at time becomes (``tie_at_time``): the page ends the game at a hand sent with "time called"
+    as the engine does (:func:`scoring.domain.engine.game_state_after`)."""
+    if rules.game_length is GameLength.HANDS:
+        game: dict[str, Any] = {"length": "hands", "hands_per_game": rules.hands_per_game}
+    elif rules.game_length is GameLength.TIME:
+        game = {"length": "time"}
+    else:
+        game = {"length": "target", "target_score": rules.target_score}
+    if rules.is_timed:
+        game["tie_at_time"] = rules.tie_at_time.value
+    return game
+
+
 @functools.lru_cache(maxsize=64)
 def hand_outcome_table(rules: Rulebook) -> dict[str, Any]:
     """The lookup table of ``rules`` (JSON-able; built once per rulebook in a process).
@@ -156,11 +173,7 @@ def hand_outcome_table(rules: Rulebook) -> dict[str, Any]:
     ]
     width = code_width(len(results))
 
-    game = (
-        {"length": "hands", "hands_per_game": rules.hands_per_game}
-        if rules.game_length is GameLength.HANDS
-        else {"length": "target", "target_score": rules.target_score}
-    )
+    game = game_length_rule(rules)
     return {
         "axes": [[name, list(values)] for name, values in AXES],
         "width": width,

@@ -2,7 +2,9 @@
 
 Pure Python, no Django: the views load rows, call these, and render.
 
-- *record*: wins–losses, then draws when there are any ("5–2", "4–2–1").
+- *record*: wins–losses, then draws when there are any ("5–2", "4–2–1"). In a table, every row
+  shows its draws ("5–2–0") once any row has one, under a "W–L–D" heading; with none, the
+  column stays "W–L" (a phone page stays compact).
 - *chain sentence*: the season's tie-break chain in words ("Ranked by win percentage, then
   head-to-head, …, then a coin flip (seed 7).").
 - *chance*: a playoff or first-place chance as a percentage. Only a proof says "Clinched" or
@@ -21,8 +23,16 @@ from scoring.domain.standings.plain import short_reasons
 DASH = "\N{EN DASH}"
 
 
-def record(wins: int, losses: int, draws: int = 0) -> str:
-    return f"{wins}{DASH}{losses}" + (f"{DASH}{draws}" if draws else "")
+def record(wins: int, losses: int, draws: int = 0, *, with_draws: bool | None = None) -> str:
+    """``with_draws``: show the draws even when 0 (a table with a draw in it); by default, only
+    when there are some."""
+    shown = draws if with_draws is None else with_draws
+    return f"{wins}{DASH}{losses}" + (f"{DASH}{draws}" if shown else "")
+
+
+def has_draws(rows: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether any row of a table has a draw (then the table shows a draws column)."""
+    return any(row["draws"] for row in rows)
 
 
 def percent(value: float) -> str:
@@ -72,10 +82,11 @@ def standing_rows(
     """The snapshot's rows with their record, win %, the address of the entrant's page and the
     reason in a few words (``short_reason``, from the season's tie-break ``chain``)."""
     shorts = short_reasons(rows, chain)
+    with_draws = has_draws(rows)
     return [
         {
             **row,
-            "record": record(row["wins"], row["losses"], row["draws"]),
+            "record": record(row["wins"], row["losses"], row["draws"], with_draws=with_draws),
             "win_percent": percent(row["win_pct"]),
             "points_for_text": number(row["points_for"]),
             "point_diff_text": ("+" if row["point_diff"] > 0 else "") + number(row["point_diff"]),
@@ -115,13 +126,17 @@ def stat_lines(line: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def pair_rows(pairs: Iterable[Mapping[str, Any]], names: Mapping[int, str], link_of) -> list[dict]:
-    """Records with each partner or against each opponent, most games first, then by name."""
+    """Records with each partner or against each opponent, most games first, then by name
+    (``has_draws`` on every row when the table shows a draws column)."""
+    pairs = list(pairs)
+    with_draws = has_draws(pairs)
     rows = [
         {
             "name": names.get(pair["other_id"], f"#{pair['other_id']}"),
             "url": link_of(pair["other_id"]),
             "games": pair["games"],
-            "record": record(pair["wins"], pair["losses"], pair["draws"]),
+            "record": record(pair["wins"], pair["losses"], pair["draws"], with_draws=with_draws),
+            "has_draws": with_draws,
         }
         for pair in pairs
     ]

@@ -121,12 +121,14 @@ def standings_context(season: Season) -> dict:
         "chain": "",
         "race": None,
         "projection": None,
+        "has_draws": False,
     }
     if snapshot is not None:
         standings = snapshot.standings
         context["rows"] = present.standing_rows(
             standings["rows"], _entrant_link(season), standings["tiebreaks"]
         )
+        context["has_draws"] = present.has_draws(standings["rows"])
         context["chain"] = present.chain_sentence(
             standings["tiebreaks"], standings["coin_flip_seed"]
         )

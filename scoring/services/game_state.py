@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils import timezone
 
-from league.domain.rules import GameLength
+from league.domain.rules import GameLength, TieAtTime
 from league.domain.rules import Rulebook as RulebookRules
 from league.models import Rulebook
 from scoring.access import game_to_score
@@ -49,12 +49,16 @@ def _rules_of(key: tuple) -> RulebookRules:
 
 def game_rules(game: Game, rulebook: Rulebook | None = None) -> RulebookRules:
     """The rules a game is scored under: its season's rulebook (or ``rulebook``), with the game's
-    own length when a night chose a number of hands."""
+    own length when a night chose a number of hands. A playoff game (one that does not count for
+    the standings: a bracket's) is never drawn at time: level when time is called, it plays on
+    until a hand breaks the tie, whatever the rulebook's ``tie_at_time``."""
     rules = rulebook_rules(rulebook or game.season.rulebook)
     if game.hands_per_game:
         rules = dataclasses.replace(
             rules, game_length=GameLength.HANDS, hands_per_game=game.hands_per_game
         )
+    if not game.counts_for_standings and rules.tie_at_time is not TieAtTime.NEXT_HAND:
+        rules = dataclasses.replace(rules, tie_at_time=TieAtTime.NEXT_HAND)
     return rules
 
 
@@ -90,6 +94,7 @@ def hand_create(
         thrown_in=data.thrown_in,
         misdeal=data.misdeal,
         ordered_up=data.ordered_up,
+        time_called=data.time_called,
         dealer_seat=dealer_seat,
         rulebook=game.season.rulebook,
         outcome=score.outcome.value,
@@ -103,7 +108,7 @@ def hand_create(
 
 def stored_score(hand: Hand) -> HandScore:
     outcome = Outcome(hand.outcome)
-    return HandScore(outcome, hand.points_a, hand.points_b, "")
+    return HandScore(outcome, hand.points_a, hand.points_b, "", hand.time_called)
 
 
 def lock_game(game_id: int) -> Game:
@@ -126,6 +131,7 @@ def running_state(game: Game) -> GameState:
         game.hands_played,
         is_over=finished,
         winner=Side(game.winner) if finished and game.winner else None,
+        time_called=game.time_called,
     )
 
 
@@ -152,6 +158,7 @@ STATE_FIELDS = (
     "next_dealer_seat",
     "status",
     "winner",
+    "time_called",
     "finished_at",
     "confirmation",
     "dispute_reason",
@@ -168,6 +175,7 @@ def apply_state(game: Game, state: GameState, *, has_hands: bool | None = None) 
     was_finished = game.status == Game.Status.FINISHED
     old_winner = game.winner
     game.score_a, game.score_b, game.hands_played = state.score_a, state.score_b, state.hands_played
+    game.time_called = state.time_called
     if state.is_over:
         game.status = Game.Status.FINISHED
         game.winner = state.winner.value if state.winner else ""

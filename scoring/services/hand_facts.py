@@ -88,6 +88,7 @@ def engine_facts(game: Game | None, data: HandInput, dealer_seat: int | None) ->
         thrown_in=data.thrown_in,
         misdeal=data.misdeal,
         ordered_up=data.ordered_up,
+        time_called=data.time_called,
         caller_seat=caller_seat,
         dealer_seat=dealer_seat,
     )

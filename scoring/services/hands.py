@@ -231,7 +231,13 @@ def hand_correct(
         scores = [score if hand.number == number else stored_score(hand) for hand in hands]
         try:
             state = game_state(rules, scores)
-        except DomainError:
+        except DomainError as error:
+            if error.code == "time_already_called":
+                raise DomainError(
+                    "time was called on another hand of this game; correct that hand first",
+                    field="time_called",
+                    code=error.code,
+                ) from None
             raise DomainError(
                 "with this correction the game would have ended before the last hand recorded; "
                 "undo the later hands first",

@@ -98,7 +98,8 @@ def _lenient_state(
     score_b = sum(score.points_b for score in scores)
     winner = None if score_a == score_b else (Side.A if score_a > score_b else Side.B)
     hands_played = sum(score.is_scored for score in scores)
-    return GameState(score_a, score_b, hands_played, is_over=True, winner=winner)
+    time_called = any(score.time_called for score in scores)
+    return GameState(score_a, score_b, hands_played, True, winner, time_called)
 
 
 def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -> Rulebook:

@@ -116,11 +116,14 @@
     return rules.results[parseInt(code, 36)] || null;
   }
 
+  /* As the engine ends a game (scoring.domain.engine.game_state_after): by its length, or at
+     the hand time was called on unless level and playing on. */
   function isOver(state) {
     var game = rules.game;
-    return game.length === "hands"
-      ? state.played >= game.hands_per_game
-      : Math.max(state.a, state.b) >= game.target_score;
+    var byLength = game.length === "hands" ? state.played >= game.hands_per_game
+      : game.length === "target" && Math.max(state.a, state.b) >= game.target_score;
+    return byLength ||
+      (state.timeCalled && (state.a !== state.b || game.tie_at_time === "draw"));
   }
 
   /* The server's state on the card, with the waiting hands added in order. */
@@ -129,12 +132,14 @@
     var state = {
       a: +data.scoreA, b: +data.scoreB, played: +data.handsPlayed,
       dealer: data.dealerSeat === "" || data.dealerSeat === undefined ? null : +data.dealerSeat,
-      over: data.over !== undefined, known: true, refused: [], rows: [],
+      over: data.over !== undefined, timeCalled: data.timeCalled !== undefined,
+      known: true, refused: [], rows: [],
     };
     queue.forEach(function (item) {
       if (!state.known) return;
-      var result = state.over
-        ? { error: "the game was already over" }
+      var timeCalled = new URLSearchParams(item.body).has("time_called");
+      var result = state.over ? { error: "the game was already over" }
+        : timeCalled && state.timeCalled ? { error: "time was already called in this game" }
         : lookUp(item.body, state.dealer);
       if (!result) {
         state.known = false;
@@ -151,6 +156,7 @@
         state.b += result.points[1];
         state.played += result.scored ? 1 : 0;
         state.dealer = (state.dealer + result.deal_moves) % rules.seats.length;
+        state.timeCalled = state.timeCalled || timeCalled;
         state.over = isOver(state);
         state.rows[state.rows.length - 1].score = state.a + "–" + state.b;
       }
@@ -194,8 +200,9 @@
     if (state.over) {
       var names = board.querySelectorAll(".side .names");
       var high = Math.max(state.a, state.b), low = Math.min(state.a, state.b);
-      words = state.a === state.b ? "Game over: a draw, " + high + "–" + low
-        : "Game over: " + names[state.a > state.b ? 0 : 1].textContent + " won, " + high + "–" + low;
+      words = (state.timeCalled ? "Time called: " : "Game over: ") +
+        (state.a === state.b ? "a draw, " : names[state.a > state.b ? 0 : 1].textContent + " won, ") +
+        high + "–" + low;
       status.className = "status result";
       var strong = document.createElement("strong");
       strong.textContent = words;
@@ -205,7 +212,9 @@
       var dealer = rules.seats[state.dealer].name;
       var length = card().dataset.length;
       var game = rules.game;
-      if (game.length === "hands") {
+      if (state.timeCalled) {
+        length += ", tied at time " + state.a + "–" + state.b + ": the next hand decides";
+      } else if (game.length === "hands") {
         length += ", " + Math.max(game.hands_per_game - state.played, 0) + " to play";
       }
       status.className = status.dataset.kind;

@@ -169,7 +169,14 @@ def test_other_leagues_organisers_cannot_write(api, league, django_user_model):
 
 def test_presets_are_listed_with_a_slug_and_a_line(api):
     presets = api.get("/api/v1/rulebooks/presets/").json()
-    assert [preset["slug"] for preset in presets] == ["standard", "csl", "family", "progressive"]
+    assert [preset["slug"] for preset in presets] == [
+        "standard",
+        "csl",
+        "family",
+        "progressive",
+        "points-or-time",
+        "timed",
+    ]
     csl = presets[1]
     assert csl["options"]["lone_caller_euchred_points"] == 4
     assert csl["options"]["stick_the_dealer"] is True

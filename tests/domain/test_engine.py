@@ -65,6 +65,8 @@ PLAYED = [
         HandFacts(makers=A, caller_alone=True, tricks_won=1),
         {
             "standard": (Outcome.LONE_CALLER_EUCHRED, 0, 2),
+            "points-or-time": (Outcome.LONE_CALLER_EUCHRED, 0, 2),  # standard points, timed
+            "timed": (Outcome.LONE_CALLER_EUCHRED, 0, 2),
             "csl": (Outcome.LONE_CALLER_EUCHRED, 0, 4),
             "family": (Outcome.LONE_CALLER_EUCHRED, 0, 2),
             "progressive": (Outcome.LONE_CALLER_EUCHRED, 0, 2),
@@ -74,6 +76,8 @@ PLAYED = [
         HandFacts(makers=A, defender_alone=True, tricks_won=2),
         {
             "standard": "does not allow a defender to go alone",
+            "points-or-time": "does not allow a defender to go alone",  # standard points, timed
+            "timed": "does not allow a defender to go alone",
             "csl": "only against a lone caller",
             "family": (Outcome.LONE_DEFENDER_EUCHRE, 0, 4),
             "progressive": "does not allow a defender to go alone",
@@ -83,6 +87,8 @@ PLAYED = [
         HandFacts(makers=A, defender_alone=True, tricks_won=4),
         {
             "standard": "does not allow a defender to go alone",
+            "points-or-time": "does not allow a defender to go alone",  # standard points, timed
+            "timed": "does not allow a defender to go alone",
             "csl": "only against a lone caller",
             "family": (Outcome.MAKE, 1, 0),
             "progressive": "does not allow a defender to go alone",
@@ -92,6 +98,8 @@ PLAYED = [
         HandFacts(makers=B, caller_alone=True, defender_alone=True, tricks_won=2),
         {
             "standard": "does not allow a defender to go alone",
+            "points-or-time": "does not allow a defender to go alone",  # standard points, timed
+            "timed": "does not allow a defender to go alone",
             "csl": (Outcome.LONE_DEFENDER_EUCHRE, 4, 0),
             "family": (Outcome.LONE_DEFENDER_EUCHRE, 4, 0),
             "progressive": "does not allow a defender to go alone",
@@ -101,6 +109,8 @@ PLAYED = [
         HandFacts(makers=B, caller_alone=True, defender_alone=True, tricks_won=4),
         {
             "standard": "does not allow a defender to go alone",
+            "points-or-time": "does not allow a defender to go alone",  # standard points, timed
+            "timed": "does not allow a defender to go alone",
             "csl": (Outcome.LONE_MAKE, 0, 1),
             "family": (Outcome.LONE_MAKE, 0, 1),
             "progressive": "does not allow a defender to go alone",
@@ -110,6 +120,8 @@ PLAYED = [
         HandFacts(makers=B, caller_alone=True, defender_alone=True, tricks_won=5),
         {
             "standard": "does not allow a defender to go alone",
+            "points-or-time": "does not allow a defender to go alone",  # standard points, timed
+            "timed": "does not allow a defender to go alone",
             "csl": (Outcome.LONE_MARCH, 0, 4),
             "family": (Outcome.LONE_MARCH, 0, 4),
             "progressive": "does not allow a defender to go alone",
@@ -119,6 +131,8 @@ PLAYED = [
         HandFacts(thrown_in=True),
         {
             "standard": (Outcome.THROWN_IN, 0, 0),
+            "points-or-time": (Outcome.THROWN_IN, 0, 0),  # standard points, timed
+            "timed": (Outcome.THROWN_IN, 0, 0),
             "csl": "not allowed when stick the dealer is on",
             "family": (Outcome.THROWN_IN, 0, 0),
             "progressive": "not allowed when stick the dealer is on",
@@ -309,7 +323,7 @@ def test_rulebook_options_round_trip_and_reject_unknowns():
 
 
 def test_presets_are_described():
-    assert set(PRESETS) == {"standard", "csl", "family", "progressive"}
+    assert set(PRESETS) == {"standard", "csl", "family", "progressive", "points-or-time", "timed"}
     for preset in PRESETS.values():
         assert preset.description and "\n" not in preset.description
     assert preset_rulebook("progressive").game_length is GameLength.HANDS

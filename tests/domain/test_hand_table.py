@@ -7,7 +7,7 @@ from itertools import product
 
 import pytest
 
-from league.domain.rules import DefenderAlone, GameLength, RenegePenalty, Rulebook
+from league.domain.rules import DefenderAlone, GameLength, RenegePenalty, Rulebook, TieAtTime
 from league.errors import DomainError
 from scoring.domain.engine import HandFacts, Side, next_dealer, score_hand
 from scoring.domain.hand_table import AXES, code_width, encode, hand_outcome_table
@@ -26,14 +26,18 @@ POINTS = (
 
 
 def random_rulebook(pick: random.Random) -> Rulebook:
+    game_length = pick.choice(list(GameLength))
+    minutes = pick.randint(1, 180)
     return Rulebook(
         **{name: pick.randint(0, 20) for name in POINTS},
         defender_alone=pick.choice(list(DefenderAlone)),
         stick_the_dealer=pick.random() < 0.5,
         renege_penalty=pick.choice(list(RenegePenalty)),
-        game_length=pick.choice(list(GameLength)),
+        game_length=game_length,
         target_score=pick.randint(1, 100),
         hands_per_game=pick.randint(1, 100),
+        time_limit_minutes=minutes if game_length is GameLength.TIME or pick.random() < 0.5 else None,
+        tie_at_time=pick.choice(list(TieAtTime)),
         dealer_partner_must_go_alone=pick.random() < 0.5,
     )
 
@@ -80,11 +84,14 @@ def test_every_played_hand_under_a_random_rulebook_reads_what_the_engine_says(se
             found = table["results"][table["special"][name][dealer]]
             facts = HandFacts(dealer_seat=dealer, **{name: True})
             assert table_says(found) == engine_says(rules, facts)
-    game = table["game"]
-    if rules.game_length is GameLength.HANDS:
-        assert game == {"length": "hands", "hands_per_game": rules.hands_per_game}
-    else:
-        assert game == {"length": "target", "target_score": rules.target_score}
+    expected = {
+        GameLength.HANDS: {"length": "hands", "hands_per_game": rules.hands_per_game},
+        GameLength.TARGET: {"length": "target", "target_score": rules.target_score},
+        GameLength.TIME: {"length": "time"},
+    }[rules.game_length]
+    if rules.time_limit_minutes is not None:
+        expected["tie_at_time"] = rules.tie_at_time.value
+    assert table["game"] == expected
 
 
 def test_a_result_appears_once_in_the_results():

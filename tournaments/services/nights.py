@@ -29,6 +29,7 @@ from django.utils.dateparse import parse_datetime
 from league import services as league_services
 from league.access import require_league_organiser
 from league.audit import actor_of, audit_record
+from league.domain.rules import Rulebook as RulebookRules
 from league.errors import ConflictError, DomainError, NotFoundError
 from league.models import Attendance, AuditEntry, Night, Player, Season
 from scoring import services as scoring_services
@@ -942,6 +943,9 @@ def night_game_length(*, night: Night) -> str:
     if plan is not None and plan.hands_per_game:
         return f"{plan.hands_per_game} hands a game"
     options = night.season.rulebook.options
+    rules = RulebookRules.from_options(options)
+    if rules.is_timed:
+        return rules.length_words[:1].lower() + rules.length_words[1:]
     if options.get("game_length") == "hands":
         return f"{options.get('hands_per_game')} hands a game"
     return f"games to {options.get('target_score')} points"
