@@ -6,9 +6,10 @@
    arrived (the page's response, a fetch, an htmx swap): offset = server now - local receipt.
    The remaining time is then end - (local now + offset), whatever this device's clock says.
 
-   Each clock element asks its data-src again every REFRESH seconds (at once for the wall's
-   empty slot, data-pending), and whenever the page comes back into view: the answer replaces
-   it, re-syncing the offset and showing a start, an extension or time called. Shown as mm:ss,
+   Each clock element asks its data-src again as soon as the page has loaded (the wall's empty
+   slot, data-pending, has nothing to show before), every REFRESH seconds, and whenever the page
+   comes back into view: the answer replaces it, re-syncing the offset (taken at the middle of
+   the request, as NTP does) and showing a start, an extension or time called. Shown as mm:ss,
    "Time!" at zero. The timer (role="timer") is silent to screen readers; its polite live
    region speaks at each whole minute and at "Time!" only. No framework; CSP-safe (no eval,
    no inline script or style). */
@@ -20,8 +21,12 @@
   var pageReceipt = (function () {
     var entry = window.performance && performance.getEntriesByType
       ? performance.getEntriesByType("navigation")[0] : null;
-    // the page's first byte: the server read its clocks just before sending it
-    return entry && entry.responseStart ? performance.timeOrigin + entry.responseStart : Date.now();
+    // The server read its clocks between the request and the response's first byte: take the
+    // middle (as NTP does), on this browser's Date clock (now, less the time elapsed since
+    // then on the monotonic clock).
+    if (!entry || !entry.responseStart) return Date.now();
+    var middle = (entry.requestStart + entry.responseStart) / 2;
+    return Date.now() - Math.max(performance.now() - middle, 0);
   })();
 
   function clocks() {
@@ -38,6 +43,8 @@
     var ends = Number(element.dataset.endsAt), serverNow = Number(element.dataset.serverNow);
     if (!ends || !serverNow) return null;
     var offset = serverNow - received.get(element);
+    // The offset, for whoever checks this display against the server (the browser tests).
+    if (element.dataset.offset !== String(offset)) element.dataset.offset = String(offset);
     return Math.max(Math.ceil((ends - (Date.now() + offset)) / 1000), 0);
   }
 
@@ -76,9 +83,11 @@
     var src = element.dataset.src;
     if (!src || element.dataset.loading) return;
     element.dataset.loading = "1";
+    var sent = Date.now();
     fetch(src, { headers: { "HX-Request": "true" }, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
-        var arrived = Date.now(); // the server read the clock just before answering
+        // the server read the clock between the request and the answer: take the middle
+        var arrived = (sent + Date.now()) / 2;
         if (!response.ok) throw new Error("clock " + response.status);
         return response.text().then(function (html) { return [html, arrived]; });
       })
@@ -102,8 +111,11 @@
     clocks().forEach(refresh);
   }
 
-  // Clocks in the page itself arrived with its response; later ones (htmx swaps, captain.js)
-  // arrive when they are inserted.
+  // Clocks in the page itself arrived with its response; one swapped in later (htmx, captain.js)
+  // comes from a request whose timing is unknown here, so it is counted from its insertion and
+  // read again at once, timed. Each display also reads its clock again once, right after the
+  // page loads: the clock's own small answer comes back faster than the whole page did, so the
+  // offset it measures is tighter.
   clocks().forEach(function (element) { received.set(element, pageReceipt); });
   new MutationObserver(function (changes) {
     var now = Date.now();
@@ -113,15 +125,15 @@
         var found = node.matches("[data-round-clock]") ? [node] : [];
         found = found.concat(Array.prototype.slice.call(node.querySelectorAll("[data-round-clock]")));
         found.forEach(function (element) {
-          if (!received.has(element)) received.set(element, now);
+          if (received.has(element)) return; // one of ours (refresh), already timed
+          received.set(element, now);
+          refresh(element);
         });
       });
     });
   }).observe(document.documentElement, { childList: true, subtree: true });
 
-  clocks().forEach(function (element) {
-    if (element.dataset.pending !== undefined) refresh(element);
-  });
+  refreshAll();
   tick();
   window.setInterval(tick, TICK);
   window.setInterval(refreshAll, REFRESH * 1000);

@@ -108,6 +108,16 @@ def test_bad_input_is_refused_and_writes_nothing(organiser_api, night, body):
     assert not AuditEntry.objects.filter(action__startswith="round_clock").exists()
 
 
+def test_a_timed_rulebook_gives_the_rounds_length(organiser_api, organiser_client, night):
+    rulebook = night.season.rulebook
+    rulebook.options = {**rulebook.options, "time_limit_minutes": 20}  # "to 10 or 20 minutes"
+    rulebook.save()
+    desk = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
+    assert re.search(r'name="minutes"[^>]*value="20"', desk)
+    started = organiser_api.post(clock_url(night), {"action": "start"}, format="json")
+    assert started.status_code == 201 and started.data["minutes"] == 20
+
+
 def test_a_bad_extension_is_refused_and_writes_nothing(organiser_api, night):
     organiser_api.post(clock_url(night), {"action": "start", "minutes": 20})
     for body in (

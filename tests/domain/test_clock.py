@@ -4,7 +4,6 @@ organiser may type or add."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -85,11 +84,6 @@ def test_extensions_are_1_to_60_minutes_and_keep_the_round_within_240():
 
 def test_the_rulebooks_minutes_only_when_its_games_are_timed():
     assert rulebook_minutes(Rulebook()) is None  # played to a target score, no clock
-
-    @dataclass(frozen=True)
-    class Timed:
-        time_limit_minutes: int | None
-
-    assert rulebook_minutes(Timed(25)) == 25
-    assert rulebook_minutes(Timed(None)) is None
-    assert rulebook_minutes(Timed(0)) is None
+    assert rulebook_minutes(Rulebook(time_limit_minutes=20)) == 20  # to 10 or 20 minutes
+    timed = Rulebook.from_options({"game_length": "time", "time_limit_minutes": 25})
+    assert rulebook_minutes(timed) == 25

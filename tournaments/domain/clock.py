@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from league.domain.rules import Rulebook
 from league.errors import DomainError
 
 MINUTES_MIN = 1
@@ -99,15 +100,7 @@ def remaining_text(seconds: int) -> str:
     return f"{minutes:02d}:{rest:02d}"
 
 
-TIME_LIMIT_OPTION = "time_limit_minutes"
-"""The rulebook's option of a timed game ("to N points or M minutes", "M minutes"): its minutes,
-or none when games are not played against the clock (the option is the rulebook's own)."""
-
-
-def rulebook_minutes(rules: object) -> int | None:
-    """A round's length by the rulebook: its games' time limit in minutes, else ``None`` (the
-    organiser types one)."""
-    minutes = getattr(rules, TIME_LIMIT_OPTION, None)
-    if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes <= 0:
-        return None
-    return minutes
+def rulebook_minutes(rules: Rulebook) -> int | None:
+    """A round's length by the rulebook: its games' time limit in minutes ("to N points or M
+    minutes", "M minutes"), else ``None`` (the organiser types one)."""
+    return rules.time_limit_minutes
