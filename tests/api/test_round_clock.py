@@ -211,9 +211,7 @@ def test_every_display_carries_the_end_and_the_servers_now(client, organiser, ni
     assert client.get(f"/clock/?night={night.pk + 999}").status_code == 404
 
 
-def test_the_desk_starts_extends_and_stops_the_clock_with_htmx(
-    organiser_client, client, night
-):
+def test_the_desk_starts_extends_and_stops_the_clock_with_htmx(organiser_client, client, night):
     desk = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
     assert "Start the clock" in desk
     url = f"/manage/nights/{night.pk}/rounds/1/clock/"

@@ -111,7 +111,8 @@ def test_a_20_minute_round_clock_on_two_phones_and_the_wall(
     assert axe_violations(desk) == []
 
     # Two table cards on two phones; the second phone's own clock is 7 minutes fast.
-    links = [f"{base}/tables/{card.token}/" for card in night_table_cards(night=night, user=organiser)]
+    cards = night_table_cards(night=night, user=organiser)
+    links = [f"{base}/tables/{card.token}/" for card in cards]
     first = new_phone().new_page()
     fast = new_phone()
     fast.clock.install(time=timezone.now() + timedelta(minutes=7))
