@@ -127,6 +127,7 @@
         found.forEach(function (element) {
           if (received.has(element)) return; // one of ours (refresh), already timed
           received.set(element, now);
+          draw(element);
           refresh(element);
         });
       });
