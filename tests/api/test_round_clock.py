@@ -171,6 +171,27 @@ def test_a_bracket_rounds_clock_and_its_captain_card(organiser_api, client, make
     clock = RoundClock.objects.get()
     ends = round((clock.started_at + timedelta(minutes=15)).timestamp() * 1000)
     assert f'data-ends-at="{ends}"' in page and "round 1" in page
+    assert f'data-ends-at="{ends}"' in client.get(f"/clock/?bracket={bracket_id}").content.decode()
+
+
+def test_a_bracket_rounds_clock_from_its_page(organiser_api, organiser_client, client, make_season):
+    season = make_season("standard")
+    teams = make_teams(season, 4)
+    body = {"season": season.pk, "kind": "single", "teams": [team.pk for team in teams]}
+    bracket_id = organiser_api.post("/api/v1/brackets/", body, format="json").json()["id"]
+    organiser_api.post(f"/api/v1/brackets/{bracket_id}/publish/", {})
+    page = organiser_client.get(f"/manage/brackets/{bracket_id}/").content.decode()
+    assert "Start the clock" in page
+    url = f"/manage/brackets/{bracket_id}/rounds/1/clock/"
+    done = organiser_client.post(url, {"action": "start", "minutes": "12"}, follow=True)
+    html = done.content.decode()
+    assert "The clock of round 1 is running: 12 minutes." in html and "Call time now" in html
+    refused = organiser_client.post(url, {"action": "extend", "minutes": "5"}, follow=True)
+    assert "The form was incomplete; reload the page." in refused.content.decode()
+    assert RoundClock.objects.get().minutes == 12
+    client.force_login(LeagueRoleFactory().user)
+    assert client.post(url, {"action": "stop"}).status_code == 403
+    assert RoundClock.objects.get().stopped_at is None
 
 
 def server_now(html: str) -> int:

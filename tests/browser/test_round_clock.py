@@ -1,12 +1,12 @@
 """A round's 20-minute clock in real Chromium: the organiser starts it from the night desk on a
 phone (360×640, htmx, the rulebook's 20 minutes offered: "to 10 points or 20 minutes"); two
 table cards on two phones (two browser contexts, one of them with its own clock seven minutes
-fast) and the wall at 1920×1080 each show the time left within a second of the server's,
-computed from the database's start and length at the moment of reading. The clock is then set
-near its end (its start moved back, as a factory would write it): a card counts down to "Time!"
-by itself, says so to a screen reader, and its captain records the last hand with "time was
-called", which ends the game. axe-core finds nothing of any impact on the desk, the card and the
-wall with the clock; screenshots of each are saved."""
+fast), the wall at 1920×1080 and the players' night page each show the time left within a
+second of the server's, computed from the database's start and length at the moment of reading.
+The clock is then set near its end (its start moved back, as a factory would write it): a card
+counts down to "Time!" by itself, says so to a screen reader, and its captain records the last
+hand with "time was called", which ends the game. axe-core finds nothing of any impact on the
+desk, the card, the night page and the wall with the clock; screenshots of each are saved."""
 
 from datetime import timedelta
 
@@ -149,6 +149,14 @@ def test_a_20_minute_round_clock_on_two_phones_and_the_wall(
     assert axe_violations(wall) == []
     assert not problems, problems
     tv.close()
+
+    # The players' night page ("find my seat") shows the night's clock too.
+    players = first.context.new_page()
+    players.goto(f"{base}/nights/{night.pk}/")
+    expect(players.locator("[data-round-clock-time]")).to_be_visible()
+    agrees(players, clock)
+    assert axe_violations(players) == []
+    players.close()
 
     # Near the end (its start moved back, as a factory would write it): the card re-reads the
     # clock, counts down to "Time!" by itself and says so once.

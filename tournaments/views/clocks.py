@@ -104,16 +104,20 @@ def wall_clock(request, slug: str, season_id: int):
     return _answer(request, context)
 
 
-def _minutes(data, name: str, *, required: bool) -> int | None:
+def _minutes(data, name: str, *, missing: str = "") -> int | None:
+    """A whole number of minutes from the form; empty: ``None``, or ``missing`` said."""
     value = (data.get(name) or "").strip()
     if not value:
-        if required:
-            raise DomainError(f"say how many {name.replace('_', ' ')}", field=name)
+        if missing:
+            raise DomainError(missing, field=name)
         return None
     number = whole_number(value)
     if number is None:
         raise DomainError(f"{value!r} is not a whole number of minutes", field=name)
     return number
+
+
+INCOMPLETE = "The form was incomplete; reload the page."
 
 
 def clock_action(data, *, user, round_number: int, night=None, bracket=None) -> str:
@@ -123,16 +127,14 @@ def clock_action(data, *, user, round_number: int, night=None, bracket=None) -> 
     words = f"round {round_number}"
     action = data.get("action", "")
     if action == "start":
-        change = services.round_clock_start(
-            minutes=_minutes(data, "minutes", required=False), **owner
-        )
+        change = services.round_clock_start(minutes=_minutes(data, "minutes"), **owner)
         if not change.changed:
             return f"The clock of {words} was already running."
         return f"The clock of {words} is running: {change.clock.minutes} minutes."
     if action == "extend":
         change = services.round_clock_extend(
-            minutes=_minutes(data, "minutes", required=True),
-            from_minutes=_minutes(data, "from_minutes", required=True),
+            minutes=_minutes(data, "minutes", missing="Say how many minutes to add."),
+            from_minutes=_minutes(data, "from_minutes", missing=INCOMPLETE),
             **owner,
         )
         already = "" if change.changed else "already "
