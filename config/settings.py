@@ -93,7 +93,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            "libraries": {"site_nav": "config.site_nav"},
+            "libraries": {"site_nav": "config.site_nav", "round_clock": "config.round_clock"},
         },
     },
 ]

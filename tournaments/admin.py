@@ -13,6 +13,7 @@ from tournaments.models import (
     NightEmail,
     NightPlan,
     PlannedRound,
+    RoundClock,
     SeasonMoney,
     Seat,
     TableCard,
@@ -121,3 +122,12 @@ class NightEmailAdmin(ReadOnlyAdmin):
 
     list_display = ["night", "player", "kind", "number", "email", "sent_at"]
     list_filter = ["kind"]
+
+
+@admin.register(RoundClock)
+class RoundClockAdmin(ReadOnlyAdmin):
+    """Clocks are started, extended and stopped from the night desk, a bracket's page or the API
+    (``tournaments.services.clocks``, audited)."""
+
+    list_display = ["night", "bracket", "round_number", "started_at", "minutes", "stopped_at"]
+    list_select_related = ["night__season", "bracket"]

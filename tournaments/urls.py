@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("tournaments.views.money_urls")),
     path("", include("tournaments.views.wall_urls")),
     path("", include("tournaments.views.mail_urls")),
+    path("", include("tournaments.views.clock_urls")),
 ]

@@ -20,6 +20,7 @@ from league.api.serializers import RenameSerializer
 from league.api.views import parse
 from league.errors import NotFoundError
 from league.models import MAX_ID, Season
+from tournaments.api.clocks import clock_endpoint, clock_schema
 from tournaments.models import Bracket
 from tournaments.selectors.brackets import (
     bracket_for_viewer,
@@ -453,6 +454,16 @@ class BracketViewSet(viewsets.ViewSet):
         if "name" in data:
             bracket_rename(bracket=bracket, user=request.user, name=data["name"])
         return Response(bracket_detail_data(bracket))
+
+    @clock_schema(
+        parameters=[OpenApiParameter("number", int, OpenApiParameter.PATH, description="round")],
+        operation="brackets",
+    )
+    @action(detail=True, methods=["get", "post"], url_path=r"rounds/(?P<number>[0-9]{1,9})/clock")
+    def round_clock(self, request, pk=None, number=None):
+        """A bracket round's clock: read it (public), or start, extend or stop it (organisers)."""
+        bracket = bracket_for_viewer(user=request.user, pk=pk)
+        return clock_endpoint(request, bracket=bracket, round_number=int(number))
 
     @extend_schema(
         request=PublishInputSerializer,

@@ -19,6 +19,7 @@ from league.errors import NotFoundError
 from league.models import Night, Player, Season
 from league.updates import night_reschedule
 from scoring.models import Game
+from tournaments.api.clocks import clock_endpoint, clock_schema
 from tournaments.models import NightPlan
 from tournaments.services import nights as services
 from tournaments.services import tables as table_services
@@ -382,6 +383,23 @@ class NightViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         games = services.round_start(night=night, number=int(number), user=request.user)
         data = [started_game_data(request, game) for game in games]
         return Response(StartedGameSerializer(data, many=True).data, status=status.HTTP_201_CREATED)
+
+    @clock_schema(parameters=[ROUND_NUMBER], operation="nights")
+    @action(
+        detail=True,
+        methods=["get", "post"],
+        url_path=r"rounds/(?P<number>[0-9]{1,9})/clock",
+        pagination_class=None,
+    )
+    def round_clock(self, request, pk=None, number=None):
+        """A round's clock: read it (public), or start, extend or stop it (organisers)."""
+        if request.method == "GET":
+            if not str(pk).isdigit():
+                raise NotFoundError("no such night")
+            night = services.night_get(pk=int(pk))
+        else:
+            night = self._night(pk)
+        return clock_endpoint(request, night=night, round_number=int(number))
 
     @extend_schema(request=None, parameters=[ROUND_NUMBER], responses={200: NightDetailSerializer})
     @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,9})/finish")

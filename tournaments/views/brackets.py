@@ -44,6 +44,7 @@ from tournaments.selectors.brackets import (
     bracket_night_choices,
     bracket_summary,
 )
+from tournaments.selectors.clocks import current_clock, season_round_minutes
 from tournaments.selectors.schedules import season_schedule_summary
 from tournaments.selectors.season_progress import season_progress
 from tournaments.services.brackets.corrections import (
@@ -58,6 +59,7 @@ from tournaments.services.brackets.create import (
     standings_seed_candidates,
 )
 from tournaments.services.schedules import season_schedule_create
+from tournaments.views.clocks import clock_context
 
 BOX_WIDTH, ROW_HEIGHT = 156, 32
 BOX_HEIGHT = 2 * ROW_HEIGHT
@@ -474,6 +476,10 @@ def _manage_page(request, bracket: Bracket, *, error: str = "", status: int = 20
         if line.match.status == BracketMatch.Status.DECIDED and line.match.second_team_id
     ]
     playing = [line for line in summary.matches if line.match.status == BracketMatch.Status.READY]
+    clocks = [
+        (number, clock_context(current_clock(bracket=bracket, round_number=number)))
+        for number in sorted({line.match.round for line in playing if line.games})
+    ]
     review = [line for line in summary.matches if line.match.needs_review]
     context = {
         "bracket": bracket,
@@ -484,6 +490,8 @@ def _manage_page(request, bracket: Bracket, *, error: str = "", status: int = 20
         "decided": [line for line in decided if not line.match.needs_review],
         "review": review,
         "playing": playing,
+        "clocks": clocks,
+        "clock_minutes": season_round_minutes(season=bracket.season) if clocks else None,
         "error": error,
         "public_url": reverse("brackets:page", args=[bracket.pk]),
     }

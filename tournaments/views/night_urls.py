@@ -29,6 +29,11 @@ urlpatterns = [
         views.round_finish,
         name="night-round-finish",
     ),
+    path(
+        "manage/nights/<int:pk>/rounds/<int:number>/clock/",
+        views.night_round_clock,
+        name="night-round-clock",
+    ),
     path("manage/nights/<int:pk>/tents/", views.print_tents, name="night-tents"),
     path(
         "manage/nights/<int:pk>/rounds/<int:number>/tents/",

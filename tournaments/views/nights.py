@@ -40,11 +40,13 @@ from scoring.models import Game
 from scoring.selectors import night_race_stakes
 from tournaments.domain.rotation import full_cycle_length
 from tournaments.models import NightPlan, PlannedRound
+from tournaments.selectors.clocks import current_clock, season_round_minutes
 from tournaments.selectors.money import night_pot_public
 from tournaments.selectors.night_rounds import night_default_rounds
 from tournaments.services import nights as services
 from tournaments.services import tables as table_services
 from tournaments.services.mail import night_email_count
+from tournaments.views.clocks import clock_action, clock_context
 from tournaments.views.money import payouts_context
 
 PAPERS = {"a4": "A4", "letter": "letter"}
@@ -121,16 +123,20 @@ def _tables_context(night, charts) -> dict:
     playing = next((c for c in charts if c.status == PlannedRound.Status.STARTED), None)
     upcoming = next((c for c in charts if c.status == PlannedRound.Status.PLANNED), None)
     still_playing = []
+    clock = None
     if playing is not None:
         still_playing = [
             t for t in playing.tables if t.game and t.game.status != Game.Status.FINISHED
         ]
+        clock = clock_context(current_clock(night=night, round_number=playing.number))
     return {
         "night": night,
         "playing": playing,
         "upcoming": upcoming,
         "still_playing": still_playing,
         "round_over": playing is not None and not still_playing,
+        "clock": clock,
+        "clock_minutes": season_round_minutes(season=night.season),
     }
 
 
@@ -481,6 +487,26 @@ def round_start(request, pk: int, number: int):
         lambda: services.round_start(night=night, number=number, user=request.user),
         f"Round {number} has started: hand each table its captain link.",
     )
+
+
+@login_required
+@require_POST
+def night_round_clock(request, pk: int, number: int):
+    """Start, extend or stop the playing round's clock (``tournaments.views.clocks``). From htmx,
+    the desk's tables part again with the message; else back to the desk."""
+    night = _organiser_night(request, pk)
+    try:
+        done = clock_action(request.POST, user=request.user, round_number=number, night=night)
+        flash = ("ok", done)
+    except DomainError as error:
+        flash = ("error", error.message)
+    if not request.htmx:
+        (messages.success if flash[0] == "ok" else messages.error)(request, flash[1])
+        return _back(night)
+    context = _tables_context(night, services.night_chart(night=night, include_draft=True))
+    response = render(request, "nights/_tables.html", {**context, "clock_flash": flash})
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @login_required

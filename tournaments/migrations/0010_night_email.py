@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0008_mail_email_consent'),
+        ('league', '0008_email_consent'),
         ('tournaments', '0009_seed_reason_short'),
     ]
 
