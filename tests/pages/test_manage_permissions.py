@@ -123,7 +123,7 @@ def _rules_data(world) -> dict:
 
     options = {**world.season.rulebook.options, "target_score": 11}
     return {
-        name: ("on" if value is True else "" if value is False else value)
+        name: ("on" if value is True else "" if value is False or value is None else value)
         for name, value in options.items()
         if name in OPTION_LABELS
     }
