@@ -29,6 +29,7 @@ urlpatterns = [
     path("leagues/<int:pk>/players/paste/", views.roster_paste, name="roster-paste"),
     path("players/<int:pk>/", views.player_edit, name="player-edit"),
     path("players/<int:pk>/deactivate/", views.player_deactivate, name="player-deactivate"),
+    path("players/<int:pk>/link/", views.player_link, name="player-link"),
     path("seasons/<int:pk>/teams/", views.teams, name="teams"),
     path("seasons/<int:pk>/teams/paste/", views.teams_paste, name="teams-paste"),
     path("seasons/<int:pk>/nights/", views.nights, name="nights"),

@@ -50,6 +50,7 @@ from league.forms import (
 )
 from league.manage import exports
 from league.models import Season
+from league.qr import qr_svg
 
 
 def workspace(view):
@@ -346,8 +347,31 @@ def player_edit(request, pk: int):
             messages.success(request, "Player saved.")
             return redirect("manage:roster", pk=player.league_id)
     status = 400 if form.errors else 200
-    context = {"player": player, "league": player.league, "form": form}
+    link = services.player_link_url(player=player, request=request)
+    context = {
+        "player": player,
+        "league": player.league,
+        "form": form,
+        "link": link,
+        "link_qr": qr_svg(link, title=f"{player.name}'s own page", scale=4) if link else "",
+    }
     return render(request, "manage/player_edit.html", context, status=status)
+
+
+@workspace
+@require_POST
+def player_link(request, pk: int):
+    """The player's own link: a new one (``action=renew``: the old stops working) or off."""
+    player = access.player_for_organiser(user=request.user, pk=pk)
+    if request.POST.get("action") == "revoke":
+        services.player_link_revoke(player=player, user=request.user)
+        messages.success(request, f"{player.name}'s link is turned off: it opens nothing now.")
+    else:
+        services.player_link_renew(player=player, user=request.user)
+        messages.success(
+            request, f"{player.name} has a new link: the old one no longer works. Print it again."
+        )
+    return redirect(reverse("manage:player-edit", args=[player.pk]) + "#own-link")
 
 
 @workspace
