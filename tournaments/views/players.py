@@ -35,8 +35,8 @@ from league.forms import form_id
 from league.models import Night, Player
 from league.selectors import player_next_night
 from scoring.access import captain_guess_refused
-from tournaments.services.player_night import player_last_night, player_night, player_tonight
 from tournaments.services import nights as night_services
+from tournaments.services.player_night import player_last_night, player_night, player_tonight
 
 PLAYER_COOKIE = "player-{league}"
 """The signed cookie a player's own link leaves on their phone (its value: the link's token)."""
