@@ -98,6 +98,8 @@ def test_the_player_link_follows_the_night_and_reports_it(organiser_client, nigh
     finish_round(night, 3)
     post(organiser_client, f"/manage/nights/{night.pk}/finish/")
 
+    # a phone polling its page when the night ends reloads it, to show the night's report
+    assert Client().get(me(ann), HTTP_HX_REQUEST="true")["HX-Refresh"] == "true"
     after = text(Client().get(me(ann)))
     assert "Your night of" in after and "3 games" in after
     # every hand they played: five hands in each of three games

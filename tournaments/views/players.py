@@ -118,6 +118,8 @@ def player_page(request, token: str):
     context = _player_context(player)
     if request.headers.get("HX-Request") == "true":
         response = render(request, "players/_live.html", context)
+        if context["tonight"] is None:  # the night is over: the whole page shows its report
+            response["HX-Refresh"] = "true"
     else:
         response = render(request, "players/page.html", context)
         _set_cookie(request, response, PLAYER_COOKIE.format(league=player.league_id), token)
