@@ -359,6 +359,10 @@ CAPTAIN_TOKEN_GUESSES_PER_MINUTE = os.environ.get("CAPTAIN_TOKEN_GUESSES_PER_MIN
 # Failed sign-ins (/manage/login/, /admin/login/) of one username from one address per window
 # before that pair waits (429 with Retry-After) until the window ends (league.access.login_wait).
 LOGIN_RATE = os.environ.get("LOGIN_RATE", "10/m")
+# The public pages' own POSTs (checking in at the door, "I'm coming") of one phone or player
+# link from one address per window, before it waits (429 with Retry-After;
+# league.access.public_post_wait).
+PUBLIC_POST_RATE = os.environ.get("PUBLIC_POST_RATE", "20/m")
 RATELIMIT_USE_CACHE = "default"
 # Behind a reverse proxy every request comes from the proxy's address: name the header that carries
 # the real client address (e.g. HTTP_X_REAL_IP, set by the proxy) so rate limits key on it.

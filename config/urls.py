@@ -33,6 +33,7 @@ from tournaments.api import bracket_urls as bracket_api
 from tournaments.api import night_urls as night_api
 from tournaments.api.fairness import SeasonFairnessView
 from tournaments.api.money import NightPotView, SeasonMoneyView
+from tournaments.api.players import NightRsvpsView, PlayerRsvpView
 
 router = IdRouter()
 # Games first: a request is matched against the routes in order, and the hand POST is the
@@ -62,6 +63,8 @@ urlpatterns = [
     ),
     path("api/v1/seasons/<int:pk>/money/", SeasonMoneyView.as_view(), name="season-money-api"),
     path("api/v1/nights/<int:pk>/pot/", NightPotView.as_view(), name="night-pot-api"),
+    path("api/v1/nights/<int:pk>/rsvps/", NightRsvpsView.as_view(), name="night-rsvps-api"),
+    path("api/v1/me/<str:token>/rsvp/", PlayerRsvpView.as_view(), name="player-rsvp-api"),
     path(
         "api/v1/seasons/<int:pk>/standing-rules/",
         SeasonStandingRulesView.as_view(),

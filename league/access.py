@@ -262,3 +262,45 @@ def email_signup_wait(request) -> int | None:
     if usage is None or usage["count"] <= usage["limit"]:
         return None
     return retry_after(usage)
+
+
+def player_for_link(*, token: str):
+    """The player whose own link holds ``token`` (the audited door of ``/me/<token>/``): an
+    active roster player whose link is on; anyone else is "not known"."""
+    from league.models import Player
+
+    player = (
+        Player.objects.select_related("league")
+        .filter(link_token=(token or "")[:64], is_active=True)
+        .exclude(link_token="")
+        .first()
+    )
+    if player is None:
+        raise NotFoundError("this player link is not known: ask the organiser for yours")
+    return player
+
+
+PUBLIC_POST_GROUP = "public-post"
+"""The django-ratelimit group of the public pages' own POSTs (a player checking in at the door,
+answering "I'm coming"): per client address and phone (or player link)."""
+
+
+def _public_post_rate(group: str, request) -> str:
+    return settings.PUBLIC_POST_RATE
+
+
+def public_post_wait(request, *, key: str) -> int | None:
+    """Count one public POST from this client address for ``key`` (a phone's cookie digest or
+    a player's link): the seconds to wait (``Retry-After``, answered 429) when past
+    ``settings.PUBLIC_POST_RATE`` in the window, else ``None``. A bar's phones share one address,
+    so the count is per address and key, not per address alone."""
+
+    def pair(group: str, request) -> str:
+        return f"{client_address(group, request)} {key[:64]}"
+
+    usage = get_usage(
+        request, group=PUBLIC_POST_GROUP, key=pair, rate=_public_post_rate, increment=True
+    )
+    if usage is not None and usage["should_limit"]:
+        return retry_after(usage)
+    return None

@@ -10,8 +10,10 @@ from league.models import (
     LeagueRole,
     Night,
     Player,
+    Rsvp,
     Rulebook,
     Season,
+    SelfCheckIn,
     Team,
 )
 
@@ -85,6 +87,22 @@ class NightAdmin(ArchivedNotDeletedAdmin):
 @admin.register(Attendance)
 class AttendanceAdmin(admin.ModelAdmin):
     list_display = ["night", "player", "checked_in_at", "left_at"]
+    autocomplete_fields = ["player"]
+
+
+@admin.register(SelfCheckIn)
+class SelfCheckInAdmin(admin.ModelAdmin):
+    """Check-ins at a night's door (the attendance itself is the Attendance row)."""
+
+    list_display = ["night", "player", "created_at", "refused_at"]
+    autocomplete_fields = ["player"]
+    readonly_fields = ["device"]
+
+
+@admin.register(Rsvp)
+class RsvpAdmin(admin.ModelAdmin):
+    list_display = ["night", "player", "answer", "updated_at"]
+    list_filter = ["answer"]
     autocomplete_fields = ["player"]
 
 

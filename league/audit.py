@@ -2,7 +2,8 @@
 and why.
 
 - *actor*: who made the change: a signed-in user, :data:`CAPTAIN` (whoever held a game's captain
-  link; captains have no account) or :data:`SYSTEM` (a command or job acting on no one's behalf).
+  link; captains have no account), :data:`SELF_CHECK_IN` (a player checking in at the night's
+  door on their own phone) or :data:`SYSTEM` (a command or job acting on no one's behalf).
 - *action*: a stable slug, ``<entity>.<verb>`` (``hand.correct``, ``player.deactivate``).
 - *target*: the row changed; the trail keeps its type and id, not a foreign key, so an entry
   outlives the row it is about.
@@ -23,6 +24,9 @@ from league.models import AuditEntry, League, Season
 
 CAPTAIN = "captain"
 SYSTEM = "system"
+SELF_CHECK_IN = "self"
+"""The actor of a player's own check-in at the night's door (no account: whoever held the
+night's door link and tapped the name)."""
 
 
 def actor_of(user, *, default: str = CAPTAIN):

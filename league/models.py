@@ -12,6 +12,8 @@
   A night of an archived season is out of sight with its season.
 """
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -173,11 +175,25 @@ class Season(ArchivedFields):
         return f"{self.league} – {self.name}"
 
 
+def new_link_token() -> str:
+    """A fresh unguessable token for a player's own link or a night's door: 128 random bits."""
+    return secrets.token_urlsafe(16)
+
+
 class Player(models.Model):
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=120)
     email = models.EmailField(blank=True)
     is_active = models.BooleanField(default=True)
+    link_token = models.CharField(
+        max_length=64,
+        unique=True,
+        null=True,
+        blank=True,
+        default=new_link_token,
+        help_text="The secret of the player's own link (/me/<token>/); empty: turned off by an "
+        "organiser. A new one makes the old link stop working.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -288,6 +304,13 @@ class Night(ArchivedFields):
     date = models.DateField()
     venue = models.CharField(max_length=120, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PLANNED)
+    door_token = models.CharField(
+        max_length=64,
+        unique=True,
+        default=new_link_token,
+        help_text="The secret of the night's door link (its QR code at the door and on the "
+        "tents), where players check themselves in.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = NightQuerySet.as_manager()
@@ -313,6 +336,60 @@ class Attendance(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.night}"
+
+
+class SelfCheckIn(models.Model):
+    """A player's check-in from their own phone at the night's door (the door link's QR code):
+    the attendance itself is the same as the desk's; this row says it was the player's own and
+    from which phone (``device``: a digest of the phone's cookie, empty if it keeps none).
+
+    *Refused*: an organiser turned it down (``refused_at``): the player was checked out, and
+    neither that player nor that phone may check in at the door again that night.
+    """
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="self_check_ins")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    device = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    refused_at = models.DateTimeField(null=True, blank=True)
+    refused_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="self_check_in_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at the door of {self.night}"
+
+
+class Rsvp(models.Model):
+    """A player's answer for a night ahead: "I'm coming" or "I can't" (one per player and night;
+    answering again changes it)."""
+
+    class Answer(models.TextChoices):
+        COMING = "coming", "I'm coming"
+        NOT_COMING = "not_coming", "I can't"
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="rsvps")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rsvps")
+    answer = models.CharField(max_length=20, choices=Answer.choices)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["night_id", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="rsvp_once_per_night"),
+            models.CheckConstraint(
+                condition=Q(answer__in=["coming", "not_coming"]), name="rsvp_answer_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.get_answer_display()} ({self.night})"
 
 
 class Invitation(models.Model):

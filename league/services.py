@@ -911,3 +911,83 @@ def email_consent_status(*, player: Player):
     counting = live.filter(confirmed_at__isnull=False).first()
     waiting = live.filter(confirmed_at__isnull=True).order_by("-consented_at", "-id").first()
     return counting, waiting
+
+
+# ---------------------------------------------------------------------------------------------
+# A player's own link, and their answers for nights ahead
+
+
+def player_link_url(*, player: Player, request=None) -> str | None:
+    """The address of ``player``'s own page (``/me/<token>/``: no account; seats, scores and
+    "I'm coming"), absolute when ``request`` is given, or ``None`` while an organiser has turned
+    the link off. The token is a secret: give the link to the player alone."""
+    from django.urls import reverse
+
+    if not player.link_token:
+        return None
+    path = reverse("player-link", args=[player.link_token])
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+def player_link_renew(*, player: Player, user) -> Player:
+    """Give ``player`` a new link (the old one stops working at once), or one again after it
+    was turned off. Audited (``player.link_renew``; the trail never shows a token)."""
+    from league.models import new_link_token
+
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        was_on = bool(player.link_token)
+        player.link_token = new_link_token()
+        player.save(update_fields=["link_token"])
+        audit_record(
+            league=player.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action="player.link_renew",
+            target=player,
+            before={"link": "on" if was_on else "off"},
+            after={"link": "new"},
+        )
+        return player
+
+
+def player_link_revoke(*, player: Player, user) -> Player:
+    """Turn ``player``'s link off: it opens nothing until a new one is made. Turning off a link
+    already off changes nothing. Audited (``player.link_revoke``)."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if not player.link_token:
+            return player
+        player.link_token = None
+        player.save(update_fields=["link_token"])
+        audit_record(
+            league=player.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action="player.link_revoke",
+            target=player,
+            before={"link": "on"},
+            after={"link": "off"},
+        )
+        return player
+
+
+def rsvp_set(*, player: Player, night, answer: str):
+    """``player``'s answer for ``night`` ("coming" or "not_coming"), from their own link: one
+    row per player and night, the latest answer kept (the same answer twice changes nothing but
+    its time). Refused for a night of another league, one archived, started or finished."""
+    from league.models import Night, Rsvp
+
+    if answer not in Rsvp.Answer.values:
+        raise DomainError("answer “coming” or “not_coming”", field="answer")
+    if night.season.league_id != player.league_id:
+        raise DomainError("that night is not one of your league's", field="night")
+    if night.archived_at is not None or night.season.archived_at is not None:
+        raise DomainError("that night was called off", field="night")
+    if night.status not in (Night.Status.PLANNED, Night.Status.CHECK_IN):
+        raise ConflictError("that night has started: ask the organiser", code="night_started")
+    Rsvp.objects.bulk_create(
+        [Rsvp(night=night, player=player, answer=answer)],
+        update_conflicts=True,
+        unique_fields=["night", "player"],
+        update_fields=["answer", "updated_at"],
+    )
+    return Rsvp.objects.get(night=night, player=player)

@@ -31,6 +31,7 @@ urlpatterns = [
     path("players/<int:pk>/deactivate/", views.player_deactivate, name="player-deactivate"),
     path("players/<int:pk>/emails/", views.player_email_consent, name="player-email-consent"),
     path("players/<int:pk>/emails/stop/", views.player_email_stop, name="player-email-stop"),
+    path("players/<int:pk>/link/", views.player_link, name="player-link"),
     path("seasons/<int:pk>/teams/", views.teams, name="teams"),
     path("seasons/<int:pk>/teams/paste/", views.teams_paste, name="teams-paste"),
     path("seasons/<int:pk>/nights/", views.nights, name="nights"),

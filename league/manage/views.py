@@ -51,6 +51,7 @@ from league.forms import (
 )
 from league.manage import exports
 from league.models import Season
+from league.qr import qr_svg
 
 
 def workspace(view):
@@ -358,6 +359,7 @@ def _player_edit_page(request, player, *, form=None, consent_form=None, status: 
         )
     if form is None:
         form = PlayerForm(initial={"name": player.name, "email": player.email})
+    link = services.player_link_url(player=player, request=request)
     context = {
         "player": player,
         "league": player.league,
@@ -368,6 +370,8 @@ def _player_edit_page(request, player, *, form=None, consent_form=None, status: 
         "wording": services.email_consent_wording(
             league=player.league, email=consent_form["consent_email"].value() or "this address"
         ),
+        "link": link,
+        "link_qr": qr_svg(link, title=f"{player.name}'s own page", scale=4) if link else "",
     }
     return render(request, "manage/player_edit.html", context, status=status)
 
@@ -403,6 +407,22 @@ def player_email_stop(request, pk: int):
     if stopped:
         messages.success(request, f"No more emails to {player.name}.")
     return redirect("manage:player-edit", pk=player.pk)
+
+
+@workspace
+@require_POST
+def player_link(request, pk: int):
+    """The player's own link: a new one (``action=renew``: the old stops working) or off."""
+    player = access.player_for_organiser(user=request.user, pk=pk)
+    if request.POST.get("action") == "revoke":
+        services.player_link_revoke(player=player, user=request.user)
+        messages.success(request, f"{player.name}'s link is turned off: it opens nothing now.")
+    else:
+        services.player_link_renew(player=player, user=request.user)
+        messages.success(
+            request, f"{player.name} has a new link: the old one no longer works. Print it again."
+        )
+    return redirect(reverse("manage:player-edit", args=[player.pk]) + "#own-link")
 
 
 @workspace

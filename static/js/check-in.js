@@ -1,7 +1,8 @@
 /* The night desk's check-in list (templates/nights/_check_in.html), progressively enhanced:
    typing in the search box filters the list as you type; a name that matches nobody says that
    "Check in" adds it as a walk-in. After a check-in (a row's button or a walk-in) the box is
-   emptied for the next person. Without this script the box is a plain form: "Check in" checks in
+   emptied for the next person, and the list keeps its filter when the desk's poll redraws it
+   (check-ins at the door). Without this script the box is a plain form: "Check in" checks in
    the roster player of that name, or adds a walk-in. */
 (function () {
   "use strict";
@@ -44,6 +45,8 @@
     const input = form.querySelector("input[name=name]");
     input.addEventListener("input", function () { filter(form); });
     document.body.addEventListener("htmx:afterSwap", function () { filter(form); });
+    // The desk's poll swaps the list out of band when players check in at the door.
+    document.body.addEventListener("htmx:oobAfterSwap", function () { filter(form); });
     document.body.addEventListener("htmx:afterRequest", function (event) {
       const path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
       const ok = event.detail.successful && !document.querySelector("#messages .flash.error");

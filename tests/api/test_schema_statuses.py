@@ -21,6 +21,8 @@ CAPTAIN_OPERATIONS = {
     ("/api/v1/games/{id}/confirm/", "post"),
     ("/api/v1/games/{id}/dispute/", "post"),
 }
+PLAYER_LINK_OPERATIONS = {("/api/v1/me/{token}/rsvp/", "post")}
+"""A player's own answer: its token is a secret guessed as a captain's is, and it is limited."""
 WRITES = {"post", "put", "patch", "delete"}
 
 
@@ -38,7 +40,12 @@ def operations():
 
 def test_429_with_retry_after_is_declared_on_the_captain_operations(operations):
     declared = {key for key, operation in operations.items() if "429" in operation["responses"]}
-    assert declared == CAPTAIN_OPERATIONS
+    assert declared == CAPTAIN_OPERATIONS | PLAYER_LINK_OPERATIONS
+    for key in PLAYER_LINK_OPERATIONS:
+        too_many = operations[key]["responses"]["429"]
+        assert too_many["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/Error"
+        }
     for key in CAPTAIN_OPERATIONS:
         too_many = operations[key]["responses"]["429"]
         assert too_many["content"]["application/json"]["schema"] == {

@@ -2,6 +2,7 @@
 and imports as text, and an empty database."""
 
 import dataclasses
+import datetime
 import io
 from io import StringIO
 
@@ -11,7 +12,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from league import services as league_services
-from league.models import League, LeagueRole, Night, Player
+from league.models import League, LeagueRole, Night, Player, Season
 from scoring import services as scoring_services
 from scoring.models import Game, Hand, ResultChange
 from scoring.services.hand_facts import hand_input_of
@@ -21,6 +22,7 @@ from tournaments.models import Bracket, BracketMatch, Seat
 from tournaments.services.archive import archive_lines, league_export, league_import
 from tournaments.services.brackets.corrections import bracket_correct, bracket_correction_preview
 from tournaments.services.mail import night_seats_email
+from tournaments.services.nights import night_self_check_in
 from tournaments.services.tables import night_table_cards
 
 APPS = ("league", "scoring", "tournaments")
@@ -189,5 +191,14 @@ def enrich_demo() -> None:
         address_key=league_services.email_address_key("gone@example.org"),
     )
     assert night_seats_email(night_id=planned.pk) == 1
+    # A player's answer for a night ahead, and a check-in at a night's door on a phone.
+    ahead = Night.objects.create(
+        season=Season.objects.filter(league=league).order_by("pk").first(),
+        date=datetime.date(2027, 1, 7),
+        venue="Rosie's",
+    )
+    door_player = Player.objects.filter(league=league, is_active=True).order_by("pk").first()
+    league_services.rsvp_set(player=door_player, night=ahead, answer="coming")
+    assert night_self_check_in(night=ahead, player=door_player, device="a-phone")
     # A change committed while no worker ran: pending until the sweep folds it.
     ResultChange.objects.create(season_id=game.season_id, game=game)

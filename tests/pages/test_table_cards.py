@@ -166,10 +166,14 @@ def test_tents_are_the_organisers_and_cards_carry_each_players_seats(
     publish(organiser_client, night, roster[:5], 2)
     assert client.get(f"/manage/nights/{night.pk}/tents/").status_code == 302  # log in first
     assert not TableCard.objects.exists()
-    cards = organiser_client.get(f"/nights/{night.pk}/print/cards/").content.decode()
+    cards = client.get(f"/nights/{night.pk}/print/cards/").content.decode()
     for player in roster[:5]:
         assert f'data-link="http://testserver/nights/{night.pk}/?name={player.name}"' in cards
     assert cards.count("<svg") == 5
+    # Printed by the organiser, each card's QR code is the player's own link instead.
+    own = organiser_client.get(f"/nights/{night.pk}/print/cards/").content.decode()
+    for player in roster[:5]:
+        assert f'data-link="http://testserver/me/{player.link_token}/"' in own
     found = client.get(f"/nights/{night.pk}/?name=Ann").content.decode()
     assert "data-next" in found
 

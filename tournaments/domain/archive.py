@@ -82,6 +82,8 @@ ARCHIVE_MODELS: tuple[tuple[str, str], ...] = (
     ("league.team", "season__league"),
     ("league.night", "season__league"),
     ("league.attendance", "night__season__league"),
+    ("league.selfcheckin", "night__season__league"),
+    ("league.rsvp", "night__season__league"),
     ("tournaments.tablecard", "night__season__league"),
     ("tournaments.nightemail", "night__season__league"),
     ("tournaments.teamschedule", "season__league"),

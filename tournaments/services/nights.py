@@ -19,6 +19,8 @@ Every service takes the acting ``user`` and checks that they organise the night'
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -28,10 +30,10 @@ from django.utils.dateparse import parse_datetime
 
 from league import services as league_services
 from league.access import require_league_organiser
-from league.audit import actor_of, audit_record
+from league.audit import SELF_CHECK_IN, actor_of, audit_record
 from league.domain.rules import Rulebook as RulebookRules
 from league.errors import ConflictError, DomainError, NotFoundError
-from league.models import Attendance, AuditEntry, Night, Player, Season
+from league.models import Attendance, AuditEntry, Night, Player, Rsvp, Season, SelfCheckIn
 from scoring import services as scoring_services
 from scoring.models import Game
 from tournaments import jobs
@@ -112,44 +114,49 @@ def night_check_in(*, night: Night, user, player: Player | None = None, name: st
     """
     with transaction.atomic():
         night = _lock_night(night, user)
-        _refuse_when_finished(night)
-        is_new_player = False
+        return _check_in(night, actor_of(user), player=player, name=name)
+
+
+def _check_in(night: Night, actor, *, player: Player | None, name: str = "") -> Player:
+    """The one check-in, the desk's and a player's own at the door (``actor`` says whose), in
+    the caller's transaction with the night's row locked."""
+    _refuse_when_finished(night)
+    is_new_player = False
+    if player is None:
+        cleaned = " ".join(name.split())
+        if not cleaned:
+            raise DomainError("name the player to check in", field="name")
+        player = league_services.roster_player_named(league_id=night.season.league_id, name=cleaned)
         if player is None:
-            cleaned = " ".join(name.split())
-            if not cleaned:
-                raise DomainError("name the player to check in", field="name")
-            player = league_services.roster_player_named(
-                league_id=night.season.league_id, name=cleaned
-            )
-            if player is None:
-                player = league_services.player_create(league=night.season.league, name=cleaned)
-                is_new_player = True
-        elif player.league_id != night.season.league_id:
-            raise DomainError(f"{player} is not on this league's roster", field="player")
-        attendance = Attendance.objects.filter(night=night, player=player).first()
-        before = None
-        if attendance is not None:
-            if attendance.left_at is None:
-                raise ConflictError(f"{player} is already checked in", code="checked_in")
-            before = {"left_at": attendance.left_at.isoformat()}
-            attendance.left_at = None
-            attendance.save(update_fields=["left_at"])
-        else:
-            try:
-                with transaction.atomic():
-                    attendance = Attendance.objects.create(night=night, player=player)
-            except IntegrityError as error:
-                raise ConflictError(f"{player} is already checked in", code="checked_in") from error
-        _mark_checking_in(night)
-        _audit_attendance(
-            night,
-            user,
-            "attendance.check_in",
-            attendance,
-            before,
-            {"player": player.pk, "new_player": is_new_player},
-        )
-        return player
+            player = league_services.player_create(league=night.season.league, name=cleaned)
+            is_new_player = True
+    elif player.league_id != night.season.league_id:
+        raise DomainError(f"{player} is not on this league's roster", field="player")
+    attendance = Attendance.objects.filter(night=night, player=player).first()
+    before = None
+    if attendance is not None:
+        if attendance.left_at is None:
+            raise ConflictError(f"{player} is already checked in", code="checked_in")
+        before = {"left_at": attendance.left_at.isoformat()}
+        attendance.left_at = None
+        attendance.save(update_fields=["left_at"])
+    else:
+        try:
+            with transaction.atomic():
+                attendance = Attendance.objects.create(night=night, player=player)
+        except IntegrityError as error:
+            raise ConflictError(f"{player} is already checked in", code="checked_in") from error
+    _mark_checking_in(night)
+    audit_record(
+        league=night.season.league_id,
+        season=night.season_id,
+        actor=actor,
+        action="attendance.check_in",
+        target=attendance,
+        before=before,
+        after={"night": night.pk, "player": player.pk, "new_player": is_new_player},
+    )
+    return player
 
 
 def night_check_in_roster(*, night: Night, user) -> list[Player]:
@@ -332,10 +339,39 @@ def night_undo_change(*, night: Night, user, entry_id: int) -> str:
 @dataclass(frozen=True)
 class CheckInRow:
     """One name on the night desk's check-in list: ``state`` is ``here``, ``left`` (checked in,
-    then out) or ``out`` (on the roster, not checked in)."""
+    then out) or ``out`` (on the roster, not checked in); ``by_self``: checked in at the door on
+    their own phone; ``refused``: an organiser turned that down; ``answer``: their RSVP."""
 
     player: Player
     state: str
+    by_self: bool = False
+    refused: bool = False
+    answer: str = ""
+
+
+def _door_rows(night: Night, players=None) -> dict[int, SelfCheckIn]:
+    rows = SelfCheckIn.objects.filter(night=night)
+    if players is not None:
+        rows = rows.filter(player__in=players)
+    return {row.player_id: row for row in rows}
+
+
+def _answers(night: Night, players=None) -> dict[int, str]:
+    rows = Rsvp.objects.filter(night=night)
+    if players is not None:
+        rows = rows.filter(player__in=players)
+    return dict(rows.values_list("player_id", "answer"))
+
+
+def _row(player: Player, attendance, door: SelfCheckIn | None, answer: str) -> CheckInRow:
+    state = "out" if attendance is None else "here" if attendance.left_at is None else "left"
+    return CheckInRow(
+        player,
+        state,
+        by_self=door is not None and door.refused_at is None and state == "here",
+        refused=door is not None and door.refused_at is not None,
+        answer=answer,
+    )
 
 
 def night_check_in_rows(*, night: Night) -> list[CheckInRow]:
@@ -346,23 +382,122 @@ def night_check_in_rows(*, night: Night) -> list[CheckInRow]:
     players = {a.player_id: a.player for a in attendances.values()}
     for player in Player.objects.filter(league_id=night.season.league_id, is_active=True):
         players.setdefault(player.pk, player)
-    rows = []
-    for player in players.values():
-        attendance = attendances.get(player.pk)
-        if attendance is None:
-            state = "out"
-        else:
-            state = "left" if attendance.left_at is not None else "here"
-        rows.append(CheckInRow(player, state))
+    doors, answers = _door_rows(night), _answers(night)
+    rows = [
+        _row(player, attendances.get(player.pk), doors.get(player.pk), answers.get(player.pk, ""))
+        for player in players.values()
+    ]
     return sorted(rows, key=lambda row: (row.player.name.casefold(), row.player.pk))
 
 
 def night_check_in_row(*, night: Night, player: Player) -> CheckInRow:
     """One player's row of the check-in list, as it is now."""
     attendance = Attendance.objects.filter(night=night, player=player).first()
-    if attendance is None:
-        return CheckInRow(player, "out")
-    return CheckInRow(player, "left" if attendance.left_at is not None else "here")
+    door = _door_rows(night, [player]).get(player.pk)
+    return _row(player, attendance, door, _answers(night, [player]).get(player.pk, ""))
+
+
+def night_check_in_version(*, night: Night) -> str:
+    """A short digest of everything the desk's check-in list shows (who is here, left, checked
+    in at the door or turned down, and the answers): the desk polls it and redraws the list only
+    when it changed."""
+    parts = (
+        sorted(Attendance.objects.filter(night=night).values_list("player_id", "left_at")),
+        sorted(SelfCheckIn.objects.filter(night=night).values_list("player_id", "refused_at")),
+        sorted(Rsvp.objects.filter(night=night).values_list("player_id", "answer")),
+        night.status,
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking in at the door (the night's door link): players on their own phones
+
+
+def night_for_door(*, pk: int, token: str) -> Night:
+    """The night whose door link holds ``token`` (the audited door of the door page)."""
+    night = Night.objects.not_archived().select_related("season__league").filter(pk=pk).first()
+    if night is None or not secrets.compare_digest(night.door_token, (token or "")[:64]):
+        raise NotFoundError("this door link is not known: ask the organiser")
+    return night
+
+
+def night_door_closed(*, night: Night) -> str:
+    """Why the door no longer checks players in, in words for the player; empty while open.
+    It closes once the night's rotation is planned (a draft or a published plan: seats are being
+    given out) or the night has started or finished."""
+    if night.status == Night.Status.FINISHED:
+        return "This night is finished."
+    if NightPlan.objects.filter(night=night).exists():
+        return (
+            "The rotation is planned, so check-in at the door is closed: ask the organiser to "
+            "check you in."
+        )
+    if night.status == Night.Status.PLAYING:
+        return "The night has started, so check-in at the door is closed: ask the organiser."
+    return ""
+
+
+def night_self_check_in(*, night: Night, player: Player, device: str = "") -> bool:
+    """``player`` checks in at the door on their own phone (``device``: a digest of the phone's
+    cookie, or empty): the desk's own check-in (``attendance.check_in``), audited as ``self``.
+
+    Refused once the door is closed (``night_door_closed``), for a player not on the roster, and
+    when an organiser turned down a door check-in of this player or from this phone tonight.
+    Already here is no error (a double tap): the answer is ``False``; ``True`` when checked in now.
+    """
+    with transaction.atomic():
+        night = night_lock(night.pk)
+        closed = night_door_closed(night=night)
+        if closed:
+            raise ConflictError(closed, code="door_closed")
+        if player.league_id != night.season.league_id or not player.is_active:
+            raise DomainError(f"{player} is not on this league's roster", field="player")
+        refused = SelfCheckIn.objects.filter(night=night, refused_at__isnull=False)
+        if refused.filter(player=player).exists() or (
+            device and refused.filter(device=device).exists()
+        ):
+            raise ConflictError(
+                "The organiser turned down a check-in at the door for this phone tonight: "
+                "ask the organiser.",
+                code="refused",
+            )
+        if Attendance.objects.filter(night=night, player=player, left_at__isnull=True).exists():
+            return False
+        _check_in(night, SELF_CHECK_IN, player=player)
+        SelfCheckIn.objects.update_or_create(
+            night=night, player=player, defaults={"device": device[:64]}
+        )
+        return True
+
+
+def night_self_check_in_refuse(*, night: Night, player: Player, user) -> str:
+    """Turn down ``player``'s check-in at the door: they are checked out (``night_check_out``)
+    and neither they nor that phone may check in at the door again tonight (the desk still
+    can). Audited (``attendance.self_refuse``). Sent twice, the second changes nothing. Returns
+    what happened, in words."""
+    with transaction.atomic():
+        night = _lock_night(night, user)
+        _refuse_when_finished(night)
+        door = SelfCheckIn.objects.select_for_update().filter(night=night, player=player).first()
+        if door is None:
+            raise DomainError(f"{player} did not check in at the door", field="player")
+        if door.refused_at is not None:
+            return f"{player}'s check-in at the door was already turned down."
+        door.refused_at = timezone.now()
+        door.refused_by = user if getattr(user, "is_authenticated", False) else None
+        door.save(update_fields=["refused_at", "refused_by"])
+        if Attendance.objects.filter(night=night, player=player, left_at__isnull=True).exists():
+            night_check_out(night=night, player=player, user=user)
+        _audit_attendance(
+            night,
+            user,
+            "attendance.self_refuse",
+            door,
+            None,
+            {"player": player.pk, "refused_at": door.refused_at.isoformat()},
+        )
+        return f"{player}'s check-in at the door is turned down: {player} is checked out."
 
 
 def night_present_players(*, night: Night) -> list[Player]:

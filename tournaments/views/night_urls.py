@@ -4,7 +4,7 @@ and the printables under ``/nights/`` (see ``tournaments.views.nights``)."""
 from django.urls import path
 
 from tournaments.views import nights as views
-from tournaments.views import tables
+from tournaments.views import players, tables
 
 urlpatterns = [
     path("manage/nights/<int:pk>/", views.night_manage, name="night-manage"),
@@ -44,6 +44,19 @@ urlpatterns = [
     path("manage/nights/<int:pk>/finish/", views.night_finish, name="night-finish"),
     path("nights/<int:pk>/", views.night_public, name="night-public"),
     path("tables/<str:token>/", tables.table_card, name="table-card"),
+    path("me/<str:token>/", players.player_page, name="player-link"),
+    path("me/<str:token>/rsvp/", players.player_rsvp, name="player-rsvp"),
+    path("nights/<int:pk>/door/<str:token>/", players.night_door, name="night-door"),
+    path(
+        "manage/nights/<int:pk>/check-in/live/",
+        views.night_check_in_live,
+        name="night-check-in-live",
+    ),
+    path(
+        "manage/nights/<int:pk>/check-in/refuse/",
+        views.night_self_check_in_refuse,
+        name="night-self-check-in-refuse",
+    ),
     path("nights/<int:pk>/print/chart/", views.print_chart, name="night-print-chart"),
     path("nights/<int:pk>/print/cards/", views.print_cards, name="night-print-cards"),
 ]

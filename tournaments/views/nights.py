@@ -16,26 +16,25 @@ only refreshes the list of tables still playing.
 
 from __future__ import annotations
 
-import io
 import re
 from urllib.parse import urlencode
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from league.access import is_league_organiser
 from league.errors import AccessDeniedError, DomainError, NotFoundError
 from league.forms import form_id, whole_number
 from league.models import Attendance, Player
-from league.services import roster_player_named
+from league.qr import qr_svg
+from league.selectors import night_answers
+from league.services import player_link_url, roster_player_named
 from scoring.models import Game
 from scoring.selectors import night_race_stakes
 from tournaments.domain.rotation import full_cycle_length
@@ -226,16 +225,53 @@ def night_tables(request, pk: int):
 
 
 def _check_in_context(night) -> dict:
-    """The night desk's check-in list, its count and its "Undo" (see ``_check_in.html``)."""
+    """The night desk's check-in list, its count, its "Undo", the players' answers before the
+    night starts and the version the desk polls (see ``_check_in.html``)."""
     rows = services.night_check_in_rows(night=night)
+    before_start = night.status in (night.Status.PLANNED, night.Status.CHECK_IN)
     return {
         "night": night,
         "check_in_rows": rows,
         "here": sum(row.state == "here" for row in rows),
         "waiting": sum(row.state == "out" for row in rows),
+        "by_self": sum(row.by_self for row in rows),
         "last_change": services.night_last_change(night=night),
         "is_finished": night.status == night.Status.FINISHED,
+        "answers": night_answers(night=night) if before_start else None,
+        "version": services.night_check_in_version(night=night),
     }
+
+
+@login_required
+@require_GET
+def night_check_in_live(request, pk: int):
+    """What the desk polls every few seconds: nothing (204) while the check-in list is as the
+    desk shows it (``v``, its version), else the list, count and answers swapped out of band,
+    so check-ins at the door show up without a reload."""
+    night = _organiser_night(request, pk)
+    if request.GET.get("v") == services.night_check_in_version(night=night):
+        return HttpResponse(status=204)
+    response = render(request, "nights/_check_in_live.html", _check_in_context(night))
+    response["HX-Trigger"] = "check-in-changed"
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@login_required
+@require_POST
+def night_self_check_in_refuse(request, pk: int):
+    """Turn down a player's check-in at the door: checked out, and that phone turned away."""
+    night = _organiser_night(request, pk)
+    player = _roster_player(night, request.POST.get("player"))
+    if player is None:
+        return _check_in_answer(request, night, _refuse("that player is not on the roster"), "")
+    return _check_in_answer(
+        request,
+        night,
+        lambda: services.night_self_check_in_refuse(night=night, player=player, user=request.user),
+        lambda words: words,
+        player=player,
+    )
 
 
 def _check_in_answer(request, night, action, done, *, player=None, already=None):
@@ -639,19 +675,25 @@ def print_chart(request, pk: int):
 
 @require_GET
 def print_cards(request, pk: int):
-    """Every player's score card: a published plan (a draft only for its organisers)."""
+    """Every player's score card: a published plan (a draft only for its organisers). Printed
+    by an organiser, each card's QR code is the player's own link (``/me/<token>/``, a secret
+    of theirs); printed by anyone else, the players' page's "find my seat" for that name."""
     night = _public_night(pk)
-    charts = services.night_chart(night=night, include_draft=_organises(request, night))
+    organises = _organises(request, night)
+    charts = services.night_chart(night=night, include_draft=organises)
     seats = reverse("night-public", args=[night.pk])
     cards = []
     for player in services.night_players(night=night):
-        link = request.build_absolute_uri(f"{seats}?{urlencode({'name': player.name})}")
+        own = player_link_url(player=player, request=request) if organises else None
+        link = own or request.build_absolute_uri(f"{seats}?{urlencode({'name': player.name})}")
+        title = f"{player.name}'s own page" if own else f"{player.name}'s seats tonight"
         cards.append(
             {
                 "player": player,
                 "rounds": services.player_schedule(night=night, player=player, charts=charts),
                 "link": link,
-                "qr": _qr_svg(link, title=f"{player.name}'s seats tonight", scale=3),
+                "is_own_link": own is not None,
+                "qr": qr_svg(link, title=title, scale=3),
             }
         )
     return render(
@@ -666,14 +708,6 @@ def print_cards(request, pk: int):
     )
 
 
-def _qr_svg(link: str, title: str = "Score-card link", scale: int = 6) -> str:
-    buffer = io.BytesIO()
-    segno.make(link, error="m").save(
-        buffer, kind="svg", scale=scale, border=2, xmldecl=False, svgns=True, title=title
-    )
-    return mark_safe(buffer.getvalue().decode())
-
-
 @login_required
 @require_GET
 def print_tents(request, pk: int, number: int | None = None):
@@ -684,13 +718,16 @@ def print_tents(request, pk: int, number: int | None = None):
     tents = []
     for card in table_services.night_table_cards(night=night, user=request.user):
         link = request.build_absolute_uri(reverse("table-card", args=[card.token]))
-        tents.append({"number": card.number, "link": link, "qr": _qr_svg(link)})
+        tents.append({"number": card.number, "link": link, "qr": qr_svg(link)})
+    door = request.build_absolute_uri(reverse("night-door", args=[night.pk, night.door_token]))
     return render(
         request,
         "nights/print_tents.html",
         {
             "night": night,
             "tents": tents,
+            "door": door,
+            "door_qr": qr_svg(door, title="Check in for tonight", scale=3),
             "paper": _paper(request),
             "game_length": services.night_game_length(night=night),
         },
