@@ -289,7 +289,7 @@ def main() -> None:
         for name, figures in per_season.items()
     }
     cuts = {}
-    for column in ("repeats", "avoidable"):
+    for column in ("repeats", "avoidable", "unfair"):
         night_total = totals["night"][column]
         cuts[column] = {
             name: 1 - totals[name][column] / night_total if night_total else 0.0
@@ -344,6 +344,12 @@ def main() -> None:
         f"{verdict(cuts['avoidable']['season'] >= 0.5)}: season-aware "
         f"{cuts['avoidable']['season']:.0%} fewer ({cuts['avoidable']['balanced']:.0%} with the "
         "balance)"
+    )
+    print(
+        "  at least 50% fewer pairs who partnered twice while a pair who came together as often "
+        f"never did (the issue's printed repeat figure): {verdict(cuts['unfair']['season'] >= 0.5)}"
+        f": season-aware {cuts['unfair']['season']:.0%} fewer ({cuts['unfair']['balanced']:.0%} "
+        "with the balance)"
     )
     print(
         f"  every night at least at the night-by-night plan's within-night bound: "
