@@ -6,6 +6,7 @@ their page shows their table, seat and partner, and moves them to round 2's tabl
 round 2 starts; after the night it is their night's report."""
 
 import datetime
+import re
 import shutil
 from pathlib import Path
 
@@ -96,6 +97,7 @@ def test_a_players_phone_through_the_night(organiser, league, new_phone, live_se
     client.post(f"/manage/nights/{night.pk}/plan/", {"rounds": 3})
     client.post(f"/manage/nights/{night.pk}/publish/")
     client.post(f"/manage/nights/{night.pk}/rounds/1/start/")
+    client.post(f"/manage/nights/{night.pk}/rounds/1/clock/", {"action": "start", "minutes": 20})
     assert Attendance.objects.filter(night=night, left_at=None).count() == 8
 
     phone.goto(f"{live_server.url}/me/{ann.link_token}/")
@@ -105,7 +107,10 @@ def test_a_players_phone_through_the_night(organiser, league, new_phone, live_se
     expect(now).to_contain_text(where)
     expect(now).to_contain_text(f"With {partner} against")
     expect(phone.locator("[data-next]")).to_contain_text("Next: round 2")
-    assert phone.locator("#round-clock").count() == 1
+    # The round's clock, as on every card of the round and the wall: 19 or 20 minutes left.
+    clock_time = phone.locator("#round-clock [data-round-clock-time]")
+    expect(clock_time).to_have_text(re.compile(r"^(19|20):[0-5][0-9]$"))
+    expect(phone.locator("#round-clock .round-clock-label")).to_contain_text("Round 1")
     assert_accessible(phone, ANY_IMPACT)
     look(phone, "during")
     phone.evaluate("window.stillTheSamePage = true")

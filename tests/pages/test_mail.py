@@ -122,7 +122,8 @@ def test_the_seat_message_arrives_with_the_right_seats(smtp, committed, night, p
         for line in expected_lines(night, players[name]):
             partner = line.split(", with ")[1].split(" against ")[0]
             assert f"<td>{partner}</td>" in received.html
-        assert f"http://127.0.0.1:8000/l/{night.season.league.slug}/players/" in received.text
+        players[name].refresh_from_db()
+        assert f"http://127.0.0.1:8000/me/{players[name].link_token}/" in received.text
     assert NightEmail.objects.filter(night=night, kind="seats").count() == 2
 
     page = Client().get(f"/manage/nights/{night.pk}/")

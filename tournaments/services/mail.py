@@ -63,9 +63,11 @@ def site_link(path: str) -> str:
 
 
 def player_email_link(*, player: Player) -> str:
-    """The one place an email's "your page" link is made: the player's public page for now (a
-    per-player link page can take its place here, and every email follows)."""
-    return site_link(reverse("public-player", args=[player.league.slug, player.pk]))
+    """The one place an email's "your page" link is made: the player's own link (``/me/<token>/``:
+    their seat now and next, the live score, the night's report), or their public page while an
+    organiser has turned that link off. The email goes to the player alone, as the link must."""
+    own = league_services.player_link_url(player=player)
+    return site_link(own or reverse("public-player", args=[player.league.slug, player.pk]))
 
 
 def confirm_token(consent: EmailConsent) -> str:
