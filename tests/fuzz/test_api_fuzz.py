@@ -15,7 +15,7 @@ import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
@@ -95,14 +95,25 @@ def aim_at_the_league(case, league) -> None:
                 case.body[name] = steer(case.body[name], league.ids[kind])
 
 
+@pytest.fixture(scope="module")
+def seeded(django_db_setup, django_db_blocker):
+    """The seeded league, built once per test process in a transaction rolled back when the
+    module is done. Each test's ``db`` runs in a savepoint inside it, rolled back after the test,
+    so every test starts from exactly the seeded rows, as if the league were seeded for it alone
+    (seeding it again for each of its 420 tests was about a tenth of the suite's time)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield seed_league()
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def league(db):
+def league(seeded, db):
     """The seeded league; Django's request signals must not close the test's connection (they
     would on PostgreSQL: the WSGI app is called directly, not through Django's test client)."""
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        yield seed_league()
+        yield seeded
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
