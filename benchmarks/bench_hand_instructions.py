@@ -23,7 +23,9 @@ import shutil
 import subprocess
 import sys
 import uuid
+from http.cookies import SimpleCookie
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -32,70 +34,190 @@ from benchmarks import bench_api_hands as api  # noqa: E402
 
 POSTS = int(os.environ.get("BENCH_POSTS", "500"))
 WARM_UP = 200
+SIDES = os.environ.get("BENCH_SIDES", "floor,token,captain,form,session").split(",")
+"""The floor and the product's four entrances (``bench_api_hands.py``'s): ``token`` (an
+organiser's ``Authorization: Token``), ``captain`` (``X-Captain-Token``), ``form`` (the
+captain page's hand form, ``POST /t/<token>/hands/`` as its script sends it) and ``session``
+(an organiser logged in through ``/manage/login/``, with the CSRF cookie and header)."""
+LABELS = {
+    "floor": "floor (one INSERT, no middleware)",
+    "token": "organiser token",
+    "captain": "X-Captain-Token",
+    "form": "captain form (/t/)",
+    "session": "organiser session",
+}
 
 
-def _post(application, path: str, body: dict, headers: dict) -> None:
-    data = json.dumps(body).encode()
-    environ = {
-        "REQUEST_METHOD": "POST",
-        "PATH_INFO": path,
-        "QUERY_STRING": "",
-        "SERVER_NAME": "127.0.0.1",
-        "SERVER_PORT": "80",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "HTTP_HOST": "127.0.0.1",
-        "CONTENT_TYPE": "application/json",
-        "CONTENT_LENGTH": str(len(data)),
-        "HTTP_IDEMPOTENCY_KEY": uuid.uuid4().hex,
-        "wsgi.input": io.BytesIO(data),
-        "wsgi.url_scheme": "http",
-        "wsgi.errors": sys.stderr,
-        **headers,
-    }
-    statuses = []
-    answer = application(environ, lambda status, headers, exc_info=None: statuses.append(status))
-    b"".join(answer)
-    answer.close()
-    if not statuses[0].startswith("201"):
-        raise SystemExit(f"{path} answered {statuses[0]}")
+class _Client:
+    """Requests straight to a WSGI application, keeping the cookies it sets."""
+
+    def __init__(self, application) -> None:
+        self.application, self.cookies = application, {}
+
+    def __call__(self, method: str, path: str, body: bytes = b"", headers=None, kind=""):
+        environ = {
+            "REQUEST_METHOD": method,
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "HTTP_HOST": "127.0.0.1",
+            "CONTENT_TYPE": kind,
+            "CONTENT_LENGTH": str(len(body)),
+            "wsgi.input": io.BytesIO(body),
+            "wsgi.url_scheme": "http",
+            "wsgi.errors": sys.stderr,
+            **(headers or {}),
+        }
+        if self.cookies:
+            environ["HTTP_COOKIE"] = api.cookie_header(self.cookies)
+        answer: list = []
+        parts = self.application(
+            environ, lambda status, given, exc_info=None: answer.extend((status, given))
+        )
+        text = b"".join(parts).decode()
+        parts.close()
+        for name, value in answer[1]:
+            if name.lower() == "set-cookie":
+                jar = SimpleCookie()
+                jar.load(value)
+                self.cookies |= {key: morsel.value for key, morsel in jar.items()}
+        return answer[0], text
 
 
-def _counting(on: bool) -> None:
+def _entrance(side: str, client: _Client, plan: dict):
+    """How ``side`` posts hand ``number`` of game ``(id, token)``: a function of both."""
+    callers = plan["callers"]
+
+    def json_post(path: str, headers: dict):
+        def post(game, number):
+            body = {"makers": "A" if number % 2 else "B", "tricks_won": 3, "number": number}
+            key = {"HTTP_IDEMPOTENCY_KEY": uuid.uuid4().hex}
+            return client(
+                "POST",
+                path.format(id=game[0]),
+                json.dumps(body).encode(),
+                {**key, **headers(game)},
+                "application/json",
+            ), "201"
+
+        return post
+
+    if side == "floor":
+        return json_post("/floor/{id}/hands/", lambda game: {})
+    if side == "token":
+        token = {"HTTP_AUTHORIZATION": f"Token {plan['token']}"}
+        return json_post("/api/v1/games/{id}/hands/", lambda game: token)
+    if side == "captain":
+        return json_post(
+            "/api/v1/games/{id}/hands/", lambda game: {"HTTP_X_CAPTAIN_TOKEN": game[1]}
+        )
+    if side == "session":
+        status, page = client("GET", "/manage/login/")
+        found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        login = urlencode(
+            {
+                "csrfmiddlewaretoken": found[1],
+                "username": plan["username"],
+                "password": plan["password"],
+                "next": "",
+            }
+        ).encode()
+        origin = {"HTTP_ORIGIN": api.ORIGIN}
+        status, _ = client(
+            "POST", "/manage/login/", login, origin, "application/x-www-form-urlencoded"
+        )
+        if not status.startswith("302"):
+            raise SystemExit(f"logging in answered {status}")
+        headers = {**origin, "HTTP_X_CSRFTOKEN": client.cookies["csrftoken"]}
+        return json_post("/api/v1/games/{id}/hands/", lambda game: headers)
+    # form: the captain page's hand form, read from the page of the first game
+    status, page = client("GET", f"/t/{plan['games']['form'][0][1]}/")
+    action, fields = api.hand_form(page)
+    headers = {"HTTP_HX_REQUEST": "true", "HTTP_ORIGIN": api.ORIGIN}
+
+    def form_post(game, number):
+        values = {
+            "key": uuid.uuid4().hex,
+            "number": number,
+            "caller": callers["A" if number % 2 else "B"],
+        }
+        body = urlencode([(name, template.format(**values)) for name, template in fields])
+        answer = client(
+            "POST",
+            f"/t/{game[1]}/hands/",
+            body.encode(),
+            headers,
+            "application/x-www-form-urlencoded",
+        )
+        if 'class="flash ok"' not in answer[1]:
+            raise SystemExit(f"the form answered {answer[0]}: {api.flash_error(answer[1])}")
+        return answer, "200"
+
+    return form_post
+
+
+PROFILE = os.environ.get("BENCH_PROFILE")
+"""A folder: instead of counting under callgrind, profile each side's measured posts with
+cProfile into ``<folder>/<side>.prof`` (where the instructions go, by Python function)."""
+
+
+def _counting(on: bool, side: str) -> None:
+    if PROFILE:
+        import cProfile
+
+        global _profiler
+        if on:
+            _profiler = cProfile.Profile()
+            _profiler.enable()
+        else:
+            _profiler.disable()
+            _profiler.dump_stats(Path(PROFILE) / f"{side}.prof")
+        return
     switch = "on" if on else "off"
     subprocess.run(["callgrind_control", "-i", switch, str(os.getpid())], capture_output=True)
+
+
+_profiler = None
 
 
 def child(side: str, plan: dict) -> None:
     """Post in this process (run under callgrind), counting only the measured posts."""
     from config.wsgi import application  # as gunicorn serves both (the settings decide)
 
-    if side == "hands":
+    if side != "floor":
         from django.core.cache import cache
 
         from scoring import standings
 
         cache.set(standings._pending_key(plan["season"]), 1, timeout=None)  # none is queued
-    hands = [(game, number) for game in plan["games"] for number in range(1, 101)]
+    games = plan["games"][side]
+    hands = [(game, number) for game in games for number in range(1, api.HANDS_PER_GAME + 1)]
     if len(hands) < WARM_UP + POSTS:
         raise SystemExit("not enough games planned")
-    headers = {"HTTP_AUTHORIZATION": f"Token {plan['token']}"} if side == "hands" else {}
-    path = "/api/v1/games/{}/hands/" if side == "hands" else "/floor/{}/hands/"
+    post = _entrance(side, _Client(application), plan)
     for count, (game, number) in enumerate(hands[: WARM_UP + POSTS]):
         if count == WARM_UP:
-            _counting(True)
-        body = {"makers": "A" if number % 2 else "B", "tricks_won": 3, "number": number}
-        _post(application, path.format(game), body, headers)
-    _counting(False)
+            _counting(True, side)
+        (status, _body), expected = post(game, number)
+        if not status.startswith(expected):
+            raise SystemExit(f"{side} answered {status}: {_body[:300]}")
+    _counting(False, side)
 
 
 def counted(side: str, env: dict, plan: dict) -> int:
-    """Instructions per post of ``side``, from its own process under callgrind."""
+    """Instructions per post of ``side``, from its own process under callgrind (or 0, with
+    ``BENCH_PROFILE``: the process profiles itself)."""
+    valgrind = [
+        "valgrind",
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        "--callgrind-out-file=/dev/null",
+    ]
     done = subprocess.run(
         [
-            "valgrind",
-            "--tool=callgrind",
-            "--instr-atstart=no",
-            "--callgrind-out-file=/dev/null",
+            *([] if PROFILE else valgrind),
             sys.executable,
             __file__,
             "--child",
@@ -108,6 +230,8 @@ def counted(side: str, env: dict, plan: dict) -> int:
         text=True,
     )
     found = re.search(r"Collected : (\d+)", done.stderr)
+    if PROFILE and not done.returncode:
+        return 0
     if done.returncode or found is None:
         raise SystemExit(f"the {side} run failed:\n{done.stderr[-3000:]}")
     return int(found[1]) // POSTS
@@ -120,13 +244,31 @@ def main() -> None:
     api.recreate_database()
     bench = api.Bench()
     try:
-        games = bench.games((WARM_UP + POSTS) // 100 + 1)
-        plan = {"games": games, "token": bench.token, "season": bench.season.pk}
+        count = (WARM_UP + POSTS) // api.HANDS_PER_GAME + 1
+        season = bench.night()  # games to 10, each ending at its 19th hand (10-9)
+        games = {
+            side: [(game.pk, game.captain_token) for game in bench.made(count, season)]
+            for side in SIDES
+        }
+        games["floor"] = [(pk, "") for pk in bench.floor_ids(count)]
+        plan = {
+            "games": games,
+            "token": bench.token,
+            "season": season.pk,
+            "username": bench.username,
+            "password": bench.password,
+            "callers": bench.callers,
+        }
         print(f"Instructions per hand POST in the web process ({POSTS} counted, callgrind)")
-        floor = counted("floor", api.FLOOR_ENV, plan)
-        hands = counted("hands", api.ENV, plan)
-        print(f"  floor (one INSERT, no middleware) {floor / 1e6:6.2f} M")
-        print(f"  hands (the hand POST, token)      {hands / 1e6:6.2f} M   {hands / floor:.1f}×")
+        floor = None
+        for side in SIDES:
+            counts = counted(side, api.FLOOR_ENV if side == "floor" else api.ENV, plan)
+            floor = counts if side == "floor" else floor
+            ratio = f"   {counts / floor:.1f}×" if floor and side != "floor" else ""
+            if PROFILE:
+                print(f"  {LABELS[side]:34} profiled: {PROFILE}/{side}.prof", flush=True)
+                continue
+            print(f"  {LABELS[side]:34} {counts / 1e6:6.2f} M{ratio}", flush=True)
     finally:
         bench.close()
         api.drop_database()
