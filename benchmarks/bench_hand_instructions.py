@@ -7,9 +7,10 @@ Run: ``python benchmarks/bench_hand_instructions.py``. Needs valgrind, PostgreSQ
 
 Each side runs in a process of its own under ``valgrind --tool=callgrind``, which counts only
 while the measured posts run (switched on and off with ``callgrind_control``): the product's
-hand POST (``POST /api/v1/games/<id>/hands/``, an organiser's token, through every
-middleware) and the floor's one-INSERT view (``benchmarks/floor_urls.py``), both called through
-their WSGI application (``config.wsgi``) in process, without gunicorn or sockets of their own.
+hand POST by each entrance of ``SIDES`` (through every middleware) and the floor's one-INSERT
+view (``benchmarks/floor_urls.py``), all called through their WSGI application (``config.wsgi``)
+in process, without gunicorn or sockets of their own. The games are played to 10 as
+``bench_api_hands.py`` plays them (each ends 10-9 at its 19th hand).
 The database's and Redis's work is not counted (``bench_api_hands.py`` measures the whole).
 The standings' pending key is set for the run, so no post queues a recompute, and every post
 asks Redis for it, as each hand of a real night does: the count is of the same work every time.
@@ -22,6 +23,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import uuid
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -134,7 +136,7 @@ def _entrance(side: str, client: _Client, plan: dict):
         return json_post("/api/v1/games/{id}/hands/", lambda game: headers)
     # form: the captain page's hand form, read from the page of the first game
     status, page = client("GET", f"/t/{plan['games']['form'][0][1]}/")
-    action, fields = api.hand_form(page)
+    _action, fields = api.hand_form(page)
     headers = {"HTTP_HX_REQUEST": "true", "HTTP_ORIGIN": api.ORIGIN}
 
     def form_post(game, number):
@@ -169,7 +171,7 @@ def _counting(on: bool, side: str) -> None:
 
         global _profiler
         if on:
-            _profiler = cProfile.Profile()
+            _profiler = cProfile.Profile(time.process_time)  # CPU, not waits
             _profiler.enable()
         else:
             _profiler.disable()
