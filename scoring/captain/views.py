@@ -49,6 +49,7 @@ from scoring.captain.forms import (
 )
 from scoring.models import Game, Hand
 from scoring.selectors import game_counting_hands, one_moment
+from scoring.services.game_state import STATE_FIELDS
 
 ROBOTS = "noindex, nofollow"
 
@@ -96,8 +97,10 @@ def _card_url(game: Game) -> str:
 
 
 def _reload(game: Game) -> Game:
-    """The game as it is now (after a service wrote it), with everything the card shows."""
-    return game_for_captain(token=game.captain_token)
+    """The game as a write left it: its state read again (the columns a write sets,
+    ``STATE_FIELDS``); its season, teams and players are as this request read them."""
+    game.refresh_from_db(fields=STATE_FIELDS)
+    return game
 
 
 def _fresh(request, game: Game, **context) -> HttpResponse:
