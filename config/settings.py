@@ -350,6 +350,7 @@ LOGGING = {
         # LOG_LEVEL.
         "celery": {"level": TASK_LOG_LEVEL},
         "scoring.tasks": {"level": TASK_LOG_LEVEL},
+        "tournaments.mail": {"level": TASK_LOG_LEVEL},  # a line per email job, likewise
     },
 }
 

@@ -1,29 +1,16 @@
-/* The round clock's countdown (templates/includes/round_clock.html), on every display.
-
-   One server time, no drift: each clock element carries the clock's end (data-ends-at) and the
-   server's now (data-server-now), both in ms since the epoch, read by the server at one moment.
-   The offset between the server's clock and this browser's is measured when the element
-   arrived (the page's response, a fetch, an htmx swap): offset = server now - local receipt.
-   The remaining time is then end - (local now + offset), whatever this device's clock says.
-
-   Each clock element asks its data-src again as soon as the page has loaded (the wall's empty
-   slot, data-pending, has nothing to show before), every REFRESH seconds, and whenever the page
-   comes back into view: the answer replaces it, re-syncing the offset (taken at the middle of
-   the request, as NTP does) and showing a start, an extension or time called. Shown as mm:ss,
-   "Time!" at zero. The timer (role="timer") is silent to screen readers; its polite live
-   region speaks at each whole minute and at "Time!" only. No framework; CSP-safe (no eval,
-   no inline script or style). */
+/* The round clock's countdown (templates/includes/round_clock.html; README: "A round clock").
+   Each clock carries its end and the server's now (ms since the epoch, one server reading);
+   offset = server now - local receipt (the request's middle, as NTP), so every device counts
+   down to the same moment. It re-reads data-src on load, every REFRESH s and when shown again.
+   mm:ss, "Time!" at zero; role="timer" is silent, a polite region speaks each whole minute. */
 (function () {
   "use strict";
   var REFRESH = 15; // seconds between re-reads of a clock's data-src
-  var TICK = 200; // ms between redraws: a second's change is shown within a fifth of it
-  var received = new WeakMap(); // element -> local ms when its server time arrived
+  var TICK = 200; // ms between redraws
+  var received = new WeakMap(); // element -> local ms its server time arrived
   var pageReceipt = (function () {
     var entry = window.performance && performance.getEntriesByType
       ? performance.getEntriesByType("navigation")[0] : null;
-    // The server read its clocks between the request and the response's first byte: take the
-    // middle (as NTP does), on this browser's Date clock (now, less the time elapsed since
-    // then on the monotonic clock).
     if (!entry || !entry.responseStart) return Date.now();
     var middle = (entry.requestStart + entry.responseStart) / 2;
     return Date.now() - Math.max(performance.now() - middle, 0);
@@ -43,7 +30,7 @@
     var ends = Number(element.dataset.endsAt), serverNow = Number(element.dataset.serverNow);
     if (!ends || !serverNow) return null;
     var offset = serverNow - received.get(element);
-    // The offset, for whoever checks this display against the server (the browser tests).
+    // for the browser tests
     if (element.dataset.offset !== String(offset)) element.dataset.offset = String(offset);
     return Math.max(Math.ceil((ends - (Date.now() + offset)) / 1000), 0);
   }
@@ -86,7 +73,7 @@
     var sent = Date.now();
     fetch(src, { headers: { "HX-Request": "true" }, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
-        // the server read the clock between the request and the answer: take the middle
+        // the request's middle
         var arrived = (sent + Date.now()) / 2;
         if (!response.ok) throw new Error("clock " + response.status);
         return response.text().then(function (html) { return [html, arrived]; });
@@ -103,7 +90,7 @@
         draw(fresh);
       })
       .catch(function () {
-        delete element.dataset.loading; // offline: keep counting, ask again at the next turn
+        delete element.dataset.loading; // offline: keep counting
       });
   }
 
@@ -111,11 +98,8 @@
     clocks().forEach(refresh);
   }
 
-  // Clocks in the page itself arrived with its response; one swapped in later (htmx, captain.js)
-  // comes from a request whose timing is unknown here, so it is counted from its insertion and
-  // read again at once, timed. Each display also reads its clock again once, right after the
-  // page loads: the clock's own small answer comes back faster than the whole page did, so the
-  // offset it measures is tighter.
+  // A clock swapped in later (htmx, captain.js) is counted from its insertion and read again at
+  // once, timed; every clock is read again right after load (a small answer: a tighter offset).
   clocks().forEach(function (element) { received.set(element, pageReceipt); });
   new MutationObserver(function (changes) {
     var now = Date.now();
@@ -125,7 +109,7 @@
         var found = node.matches("[data-round-clock]") ? [node] : [];
         found = found.concat(Array.prototype.slice.call(node.querySelectorAll("[data-round-clock]")));
         found.forEach(function (element) {
-          if (received.has(element)) return; // one of ours (refresh), already timed
+          if (received.has(element)) return; // ours, already timed
           received.set(element, now);
           draw(element);
           refresh(element);

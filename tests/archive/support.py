@@ -18,7 +18,7 @@ from scoring.models import Game, Hand, ResultChange
 from scoring.services.hand_facts import hand_input_of
 from tests.factories import UserFactory, race_season
 from tournaments.domain.archive import ACCOUNT_FIELDS, LEFT_BEHIND
-from tournaments.models import Bracket, BracketMatch, Seat
+from tournaments.models import Bracket, BracketMatch, RoundClock, Seat
 from tournaments.services.archive import archive_lines, league_export, league_import
 from tournaments.services.brackets.corrections import bracket_correct, bracket_correction_preview
 from tournaments.services.mail import night_seats_email
@@ -191,6 +191,19 @@ def enrich_demo() -> None:
         address_key=league_services.email_address_key("gone@example.org"),
     )
     assert night_seats_email(night_id=planned.pk) == 1
+    # A round's clock on a night (its time called early) and one on a bracket's round, as the
+    # clock's service leaves them.
+    started = datetime.datetime(2026, 11, 26, 19, 30, tzinfo=datetime.UTC)
+    RoundClock.objects.create(
+        night=planned,
+        round_number=1,
+        started_at=started,
+        minutes=25,
+        extended_minutes=5,
+        stopped_at=started + datetime.timedelta(minutes=22),
+        started_by=organiser,
+    )
+    RoundClock.objects.create(bracket=bracket, round_number=1, started_at=started, minutes=20)
     # A player's answer for a night ahead, and a check-in at a night's door on a phone.
     ahead = Night.objects.create(
         season=Season.objects.filter(league=league).order_by("pk").first(),

@@ -35,7 +35,8 @@ what a missing row means in the database (a season without money rules has the d
 ``tournaments.seasonmoney``; a night without table cards makes them when its tents are first
 printed: ``tournaments.tablecard``; a player without email consents gets no email:
 ``league.emailconsent``; a night without sent emails sends them again:
-``tournaments.nightemail``), needs no bump: an older archive reads as holding none of them.
+``tournaments.nightemail``; a round without a clock was played untimed:
+``tournaments.roundclock``), needs no bump: an older archive reads as holding none of them.
 
 Pure Python: the service turns rows into lines and back with Django's serializers.
 """
@@ -99,13 +100,15 @@ ARCHIVE_MODELS: tuple[tuple[str, str], ...] = (
     ("tournaments.bracketmatch", "bracket__season__league"),
     ("tournaments.bracketmatchgame", "match__bracket__season__league"),
     ("tournaments.bracketcorrection", "bracket__season__league"),
+    ("tournaments.roundclock", "night__season__league|bracket__season__league"),
     ("scoring.standingsnapshot", "season__league"),
     ("scoring.standingline", "season__league"),
     ("scoring.standinggame", "season__league"),
     ("league.auditentry", "league"),
 )
-"""Every record kind, in the archive's order, with the lookup from a row to its league (accounts
-belong to no league: they are the ones the league's rows name). Rulebooks are the league's own,
+"""Every record kind, in the archive's order, with the lookup from a row to its league (``a|b``:
+either path, for a row that belongs to a night or to a bracket; accounts belong to no league:
+they are the ones the league's rows name). Rulebooks are the league's own,
 and any shared one (no league) a season or a hand of the league uses.
 
 The standings (snapshots, their lines and the games they counted) are kept although a recompute

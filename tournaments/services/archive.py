@@ -161,6 +161,14 @@ def rulebook_ids(league: League) -> set[int]:
         ids |= previous
 
 
+def of_league(path: str, league_id: int) -> Q:
+    """The rows whose ``path`` (``ARCHIVE_MODELS``'s; ``a|b`` for either) leads to the league."""
+    condition = Q(pk__in=[])
+    for one in path.split("|"):
+        condition |= Q(**{one: league_id})
+    return condition
+
+
 def league_rows(league: League) -> list[tuple[str, object]]:
     """``(label, queryset)`` of every record kind of the league, in the archive's order, each
     ordered by id (accounts by username)."""
@@ -172,7 +180,7 @@ def league_rows(league: League) -> list[tuple[str, object]]:
         if label == "league.rulebook":
             queryset = model.objects.filter(pk__in=rulebook_ids(league))
         else:
-            queryset = model.objects.filter(**{path: league.pk})
+            queryset = model.objects.filter(of_league(path, league.pk))
         references = account_references(model)
         if references:
             queryset = queryset.select_related(*references)
@@ -416,7 +424,7 @@ class Restorer:
                 if rows.exclude(league=self.league).exclude(league__isnull=True).exists():
                     raise ArchiveError("the archive is damaged: it holds another league's rulebook")
                 continue
-            found = rows.filter(**{path: self.league.pk}).count()
+            found = rows.filter(of_league(path, self.league.pk)).count()
             if found != self.seen[label]:
                 raise ArchiveError(
                     f"the archive is damaged: {self.seen[label] - found} of its {label} rows "
