@@ -855,20 +855,9 @@ def email_consent_end(*, player_id: int, address_key: str, user=None) -> int:
             for consent in EmailConsent.objects.filter(player=player, ended_at__isnull=True)
             if email_address_key(consent.email) == address_key
         ]
-        now = timezone.now()
-        for consent in live:
-            before = _consent_picture(consent)
-            consent.ended_at, consent.ending = now, EmailConsent.Ending.UNSUBSCRIBED
-            consent.save(update_fields=["ended_at", "ending"])
-            audit_record(
-                league=player.league_id,
-                actor=actor_of(user, default=SYSTEM),
-                action="player.email_unsubscribe",
-                target=consent,
-                before=before,
-                after=_consent_picture(consent),
-            )
-        return len(live)
+        return _consents_end(
+            player, live, ending=EmailConsent.Ending.UNSUBSCRIBED, action="unsubscribe", user=user
+        )
 
 
 def email_consent_stop(*, player: Player, user) -> int:
@@ -877,20 +866,28 @@ def email_consent_stop(*, player: Player, user) -> int:
     with transaction.atomic():
         player = _lock_player(player.pk)
         live = list(EmailConsent.objects.filter(player=player, ended_at__isnull=True))
-        now = timezone.now()
-        for consent in live:
-            before = _consent_picture(consent)
-            consent.ended_at, consent.ending = now, EmailConsent.Ending.STOPPED
-            consent.save(update_fields=["ended_at", "ending"])
-            audit_record(
-                league=player.league_id,
-                actor=actor_of(user, default=SYSTEM),
-                action="player.email_stop",
-                target=consent,
-                before=before,
-                after=_consent_picture(consent),
-            )
-        return len(live)
+        return _consents_end(
+            player, live, ending=EmailConsent.Ending.STOPPED, action="stop", user=user
+        )
+
+
+def _consents_end(player: Player, consents: list, *, ending: str, action: str, user) -> int:
+    """End ``consents`` (the player's row locked by the caller) for ``ending``, each audited as
+    ``player.email_<action>``: the number ended."""
+    now = timezone.now()
+    for consent in consents:
+        before = _consent_picture(consent)
+        consent.ended_at, consent.ending = now, ending
+        consent.save(update_fields=["ended_at", "ending"])
+        audit_record(
+            league=player.league_id,
+            actor=actor_of(user, default=SYSTEM),
+            action=f"player.email_{action}",
+            target=consent,
+            before=before,
+            after=_consent_picture(consent),
+        )
+    return len(consents)
 
 
 def email_consents_counting(*, player_ids) -> dict:
