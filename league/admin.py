@@ -18,6 +18,20 @@ from league.models import (
 )
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows the services alone write (records, trails): read here, never added, changed or
+    deleted."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class ArchivedNotDeletedAdmin(admin.ModelAdmin):
     """Seasons and nights are archived, never deleted (their games and hands are a league's
     record): the workspace's and the API's archive and restore do it, audited. Here they can be
@@ -119,21 +133,12 @@ class InvitationAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     """The audit trail is written by the services only: read it here, never change it."""
 
     list_display = ["created_at", "league", "season", "actor_label", "action", "target_type"]
     list_filter = ["action", "league"]
     search_fields = ["reason", "actor_label"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(ApiToken)
@@ -150,7 +155,7 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
 
 @admin.register(EmailConsent)
-class EmailConsentAdmin(admin.ModelAdmin):
+class EmailConsentAdmin(ReadOnlyAdmin):
     """Consents to the league's emails: a record of what each player agreed to and when, written
     by the services only (the organiser's player page, the player's sign-up and unsubscribe
     links). Read here, never changed."""
@@ -158,12 +163,3 @@ class EmailConsentAdmin(admin.ModelAdmin):
     list_display = ["player", "email", "source", "consented_at", "confirmed_at", "ending"]
     list_filter = ["source", "ending"]
     search_fields = ["player__name", "email"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -4,6 +4,7 @@ deleting (a bracket is archived, not deleted)."""
 
 from django.contrib import admin
 
+from league.admin import ReadOnlyAdmin
 from tournaments.models import (
     Bracket,
     BracketCorrection,
@@ -19,19 +20,6 @@ from tournaments.models import (
     TableCard,
     TeamSchedule,
 )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        """Never deleted here: a bracket (and a night's plan) is the season's record. A bracket is
-        archived, and restored, from the workspace or the API, audited."""
-        return False
 
 
 class BracketEntryInline(admin.TabularInline):
