@@ -194,7 +194,7 @@ class Bench:
         return {"A": self.players[0].pk, "B": self.players[1].pk}
 
     def made(self, count: int, season) -> list:
-        from scoring.models import Game
+        from scoring.games.models import Game
 
         seats = dict(zip(("seat_0", "seat_1", "seat_2", "seat_3"), self.players, strict=True))
         return Game.objects.bulk_create(Game(season=season, **seats) for _ in range(count))
@@ -710,7 +710,7 @@ class Bencher:
     def run(self, entrance: Entrance, clients: int, seconds: float) -> Run:
         from django.db import connection
 
-        from scoring.models import Hand, ResultChange
+        from scoring.games.models import Hand, ResultChange
 
         bound = MOST_PER_SECOND.get(clients, MOST_PER_SECOND[None])
         per_client = math.ceil(seconds * bound / clients / HANDS_PER_GAME) + 1
@@ -940,7 +940,7 @@ def contended(bench: Bench, config: str, logs: Path, hands: int = 50) -> bool:
     season): each number must be recorded exactly once, and the others answered 409."""
     import http.client
 
-    from scoring.models import Hand
+    from scoring.games.models import Hand
 
     server = start_server("web-contended", config, PORT, ENV, ("GET", "/healthz"), logs)
     (game,) = bench.made(1, bench.season)

@@ -5,7 +5,7 @@ the embedded shape), or with ``BENCH_DATABASE_URL=postgres://…`` for PostgreSQ
 created in that database and dropped afterwards by Django's test-database machinery). Set
 ``BENCH_TEAMS`` for another field size. Prints its figures; not a test.
 
-Every game is finished through ``scoring.services.game_record_final_score``; its
+Every game is finished through ``scoring.games.services.game_record_final_score``; its
 ``game_finished`` signal (sent on commit) runs ``bracket_advance``, which decides the match,
 moves its teams on to the matches it feeds (not the whole bracket) and creates the games of the
 matches that became ready, with their links: the lock, one read, one UPDATE, and the game and
@@ -101,9 +101,9 @@ def run() -> None:
 
     from league import services as league_services
     from league.models import Player, Team
-    from scoring import services as scoring_services
-    from scoring.models import Game
-    from scoring.services import game_state
+    from scoring.games import services as scoring_services
+    from scoring.games.models import Game
+    from scoring.games.services import game_state
     from tournaments.models import Bracket, BracketMatchGame
     from tournaments.selectors.brackets import bracket_summary
     from tournaments.services.brackets import advance

@@ -57,7 +57,7 @@ def setup() -> None:
 
 
 def new_game(season, players):
-    from scoring import services
+    from scoring.games import services
 
     return services.game_create(season=season, seats=tuple(players))
 

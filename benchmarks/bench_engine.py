@@ -12,9 +12,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import contextlib
 
+from core.errors import DomainError
 from league.domain.rules import PRESETS
-from league.errors import DomainError
-from scoring.domain.engine import HandFacts, Side, game_state, score_hand
+from scoring.games.domain.engine import HandFacts, Side, game_state, score_hand
 
 HANDS = 200_000
 

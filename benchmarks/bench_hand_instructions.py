@@ -191,9 +191,9 @@ def child(side: str, plan: dict) -> None:
     if side != "floor":
         from django.core.cache import cache
 
-        from scoring import standings
+        from scoring.games import jobs
 
-        cache.set(standings._pending_key(plan["season"]), 1, timeout=None)  # none is queued
+        cache.set(jobs.standings_pending_key(plan["season"]), 1, timeout=None)  # none is queued
     games = plan["games"][side]
     hands = [(game, number) for game in games for number in range(1, api.HANDS_PER_GAME + 1)]
     if len(hands) < WARM_UP + POSTS:

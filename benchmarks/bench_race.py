@@ -12,14 +12,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.domain.projection import (
+from scoring.standings.domain.projection import (
     DEFAULT_PROJECTION_RUNS,
     NightLeft,
     ProjectionInput,
     ProjectionPlayer,
     project_ranks,
 )
-from scoring.domain.race import DEFAULT_RUNS, RaceEntrant, RaceInput, race_certainty, race_report
+from scoring.standings.domain.race import (
+    DEFAULT_RUNS,
+    RaceEntrant,
+    RaceInput,
+    race_certainty,
+    race_report,
+)
 
 TEAMS = 40
 

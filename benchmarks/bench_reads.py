@@ -39,8 +39,8 @@ STATS_KINDS = {"player_stats": "player", "team_stats": "team"}
 
 def snapshot_parts(season_id: int, parts) -> dict:
     """The snapshot's ``parts``, the player and team stats read as every line of their kind."""
-    from scoring.models import StandingSnapshot
-    from scoring.selectors import season_all_lines
+    from scoring.standings.models import StandingSnapshot
+    from scoring.standings.selectors import season_all_lines
 
     snapshot = StandingSnapshot.objects.get(season_id=season_id)
     return {
@@ -57,7 +57,7 @@ KEYS |= {"team_stats": ("team", "team_id"), "ratings": ("rating", "player_id")}
 
 def every_line(values: dict):
     """The snapshot ``values`` (``LINE_PARTS``) as a recompute from scratch's lines."""
-    from scoring.standings.values import Computed
+    from scoring.standings.services.values import Computed
 
     lines = {}
     for part, (kind, key) in KEYS.items():
@@ -89,8 +89,11 @@ def main() -> None:
         from django.urls import reverse
 
         from league.models import Season
-        from scoring.models import StandingLine
-        from scoring.standings import season_standings_recompute, standing_lines_write
+        from scoring.standings.models import StandingLine
+        from scoring.standings.services.recompute import (
+            season_standings_recompute,
+            standing_lines_write,
+        )
 
         season_id = base.kept_season() if kept else base.build_season()
         if not kept or not StandingLine.objects.filter(season_id=season_id).exists():

@@ -22,9 +22,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from scoring.domain.ratings import compute_ratings
-from scoring.domain.standings import Bye, GameRecord, SeasonRules, SideTally, compute_standings
-from scoring.domain.stats import HandRecord, hand_totals, player_stats, side_tallies
+from scoring.standings.domain.ratings import compute_ratings
+from scoring.standings.domain.standings import (
+    Bye,
+    GameRecord,
+    SeasonRules,
+    SideTally,
+    compute_standings,
+)
+from scoring.standings.domain.stats import HandRecord, hand_totals, player_stats, side_tallies
 
 HANDS_PER_GAME = 8
 THROWN_IN_CHANCE = 0.04

@@ -16,7 +16,7 @@ POSTs a march to ``/api/v1/games/<id>/hands/`` through gunicorn, which ends it, 
 ``GET /api/v1/seasons/<id>/standings/?limit=1`` every 20 ms until the snapshot is at the season's
 results version read just after the POST. The time from the POST to that GET is one sample;
 the two seasons' samples alternate. The figures include the recompute's coalescing wait
-(``scoring.standings.COALESCE_COUNTDOWN``).
+(``scoring.games.jobs.COALESCE_COUNTDOWN``).
 """
 
 import http.client
@@ -67,8 +67,8 @@ def prepare() -> tuple[str, dict[str, tuple[int, list[int]]], float]:
 
     from league import services as league_services
     from league.models import Player, Season
-    from scoring import services as scoring_services
-    from scoring.standings import season_standings_recompute
+    from scoring.games import services as scoring_services
+    from scoring.standings.services.recompute import season_standings_recompute
 
     large_id = big.kept_season() if kept else big.build_season()
     started = time.perf_counter()
@@ -142,7 +142,7 @@ def request(connection, method: str, path: str, token: str, body=None):
 
 
 def sample(connection, token: str, season_id: int, game_id: int) -> float:
-    from scoring.selectors import season_results_version
+    from scoring.games.selectors import season_results_version
 
     started = time.perf_counter()
     march = {"makers": "A", "tricks_won": 5}
@@ -190,8 +190,8 @@ def main() -> None:
             processes.append(start(worker, log))
         wait_for_server()
         wait_for_workers(names)
-        from scoring.models import Hand
-        from scoring.standings import COALESCE_COUNTDOWN
+        from scoring.games.jobs import COALESCE_COUNTDOWN
+        from scoring.games.models import Hand
 
         connection = http.client.HTTPConnection("127.0.0.1", PORT)
         latencies: dict[str, list[float]] = {"large": [], "floor": []}

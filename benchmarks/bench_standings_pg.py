@@ -140,7 +140,7 @@ def one_hand(chance: random.Random, seats: tuple[int, ...]) -> dict:
 
 def finished_game(season, night, seats, rows, score_a: int, score_b: int, finished_at):
     """A finished game (not saved) of ``rows``, its hands, scored ``score_a``–``score_b``."""
-    from scoring.models import Game, new_captain_token
+    from scoring.games.models import Game, new_captain_token
 
     return Game(
         season=season,
@@ -166,7 +166,7 @@ def build_season() -> int:
 
     from league import services as league_services
     from league.models import Night, Player, Season
-    from scoring.models import Game, Hand
+    from scoring.games.models import Game, Hand
 
     chance = random.Random(2026)
     started = time.perf_counter()
@@ -250,7 +250,7 @@ def profile_recompute(season_id: int) -> None:
     import cProfile
     import pstats
 
-    from scoring.standings import season_standings_recompute
+    from scoring.standings.services.recompute import season_standings_recompute
 
     profiler = cProfile.Profile()
     profiler.enable()
@@ -271,8 +271,11 @@ def time_rules_change(season_id: int, round_number: int) -> float:
     """A standing-rules change (the minimum of games, between two values that rank everyone),
     then the recompute it queues: timed."""
     from league.models import Season
-    from scoring import jobs
-    from scoring.standings import season_set_standing_rules, season_standings_recompute
+    from scoring.games import jobs
+    from scoring.standings.services.recompute import (
+        season_set_standing_rules,
+        season_standings_recompute,
+    )
 
     season = Season.objects.get(pk=season_id)
     send, jobs.send_standings_recompute = jobs.send_standings_recompute, lambda *a, **k: True
@@ -290,8 +293,8 @@ def time_rules_change(season_id: int, round_number: int) -> float:
 
 def time_from_nothing(season_id: int) -> float:
     """A recompute with no snapshot, lines or shares stored: timed."""
-    from scoring.models import StandingGame, StandingLine, StandingSnapshot
-    from scoring.standings import season_standings_recompute
+    from scoring.standings.models import StandingGame, StandingLine, StandingSnapshot
+    from scoring.standings.services.recompute import season_standings_recompute
 
     StandingSnapshot.objects.filter(season_id=season_id).delete()
     StandingLine.objects.filter(season_id=season_id).delete()
@@ -306,7 +309,7 @@ def time_from_nothing(season_id: int) -> float:
 
 
 def describe_snapshot(season_id: int) -> None:
-    from scoring.models import StandingLine, StandingSnapshot
+    from scoring.standings.models import StandingLine, StandingSnapshot
 
     stored = StandingSnapshot.objects.get(season_id=season_id)
     stat_lines = StandingLine.objects.filter(season_id=season_id, kind="player").count()
@@ -323,7 +326,7 @@ def add_finished_game(season_id: int, chance: random.Random) -> int:
     from django.utils import timezone
 
     from league.models import Night, Player, Season
-    from scoring.models import Hand, ResultChange
+    from scoring.games.models import Hand, ResultChange
 
     season = Season.objects.get(pk=season_id)
     players = list(Player.objects.filter(league_id=season.league_id).values_list("pk", flat=True))
@@ -357,9 +360,9 @@ def add_finished_game(season_id: int, chance: random.Random) -> int:
 def time_incremental(season_id: int) -> list[float]:
     """An incremental recompute after one new finished game, ``RUNS`` times; then one from
     scratch, which must store the very same snapshot."""
-    from scoring.models import StandingSnapshot
-    from scoring.selectors import season_all_lines
-    from scoring.standings import season_standings_recompute
+    from scoring.standings.models import StandingSnapshot
+    from scoring.standings.selectors import season_all_lines
+    from scoring.standings.services.recompute import season_standings_recompute
 
     chance = random.Random(7)
     times = []
@@ -399,7 +402,7 @@ def time_floor(season_id: int) -> tuple[float, list[tuple]]:
 
 def cross_check(season_id: int, rows: list[tuple]) -> None:
     """The SQL's counts equal the snapshot's (so both read the same hands)."""
-    from scoring.selectors import season_all_lines
+    from scoring.standings.selectors import season_all_lines
 
     lines = season_all_lines(season_id=season_id, kind="player")
     stats = {line["player_id"]: line for line in lines}
@@ -425,17 +428,17 @@ def main() -> None:
     kept = DATABASE.recreate(keep=KEEP)
     try:
         setup_django(ENV, without=("REDIS_URL",))
-        import scoring.standings
+        from scoring.games import jobs
 
         # The playoff race is queued for a worker after each snapshot; with no broker here it
         # would run inline and be timed as part of the recompute. Leave it out.
-        scoring.standings.race_compute_soon = lambda season_id: False
+        jobs.race_compute_soon = lambda season_id: False
         season_id = kept_season() if kept else build_season()
         if PROFILE:
             profile_recompute(season_id)
         # Untimed: the snapshot, lines and shares as this code stores them, as a season has them
         # before its rules change (a fresh build has none; a kept one may have another version's).
-        from scoring.standings import season_standings_recompute
+        from scoring.standings.services.recompute import season_standings_recompute
 
         season_standings_recompute(season_id=season_id, force=True)
         rules_ratios, scratch_ratios, rows = [], [], []

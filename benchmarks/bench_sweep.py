@@ -1,5 +1,5 @@
-"""The beat's sweep (``scoring.tasks.sweep_stale_seasons``) over a long history, side by side with
-its floor in the same run.
+"""The beat's sweep (``scoring.standings.tasks.sweep_stale_seasons``) over a long history, side by
+side with its floor in the same run.
 
 Run: ``python benchmarks/bench_sweep.py``. Needs PostgreSQL and Redis on 127.0.0.1
 (``BENCH_DATABASE_URL``, ``BENCH_REDIS_URL`` override); creates and drops its own database
@@ -18,7 +18,7 @@ on from: their hands stay under a superseded version, where the sweep's rulebook
 What changed since the last sweep: one season's rules changed and its re-derivation job was lost
 (its hands still under the old version), three seasons have a result change pending, two
 snapshots are newer than their race, and one season has a game to play that its race was not
-computed with (the race's games digest differs, ``scoring.race_games``).
+computed with (the race's games digest differs, ``scoring.standings.services.race_games``).
 
 Each round times, one after the other:
 
@@ -75,7 +75,8 @@ def build_history() -> dict[str, list[int]]:
 
     from league.domain.rules import preset_rulebook
     from league.models import League, Player, Rulebook, Season
-    from scoring.models import Game, ResultChange, StandingSnapshot, new_captain_token
+    from scoring.games.models import Game, ResultChange, new_captain_token
+    from scoring.standings.models import StandingSnapshot
 
     started = time.perf_counter()
     options = preset_rulebook("standard").to_options()
@@ -206,7 +207,7 @@ def build_history() -> dict[str, list[int]]:
             [now, HANDS_A_GAME],
         )
         hands = cursor.rowcount
-    from scoring.race_games import games_digests
+    from scoring.standings.services.race_games import games_digests
 
     digests = games_digests(season.pk for season in seasons)  # no game left: races are current
     StandingSnapshot.objects.bulk_create(
@@ -266,7 +267,8 @@ def build_history() -> dict[str, list[int]]:
 
 def expected_changes() -> dict[str, list[int]]:
     """What changed in a kept database (the sweep's own findings, as built)."""
-    from scoring import standings, tasks
+    from scoring.standings import tasks
+    from scoring.standings.services import recompute as standings
 
     rederive = tasks.seasons_with_stale_points()
     recompute = [pk for pk in standings.stale_season_ids() if pk not in rederive]
@@ -292,7 +294,7 @@ def floor(jobs: int) -> float:
     """Three statements that read nothing, and ``jobs`` messages through the same app."""
     from django.db import connection
 
-    from scoring.tasks import recompute_season_standings
+    from scoring.standings.tasks import recompute_season_standings
 
     started = time.perf_counter()
     with connection.cursor() as cursor:
@@ -309,7 +311,8 @@ def show_plans() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from scoring import standings, tasks
+    from scoring.standings import tasks
+    from scoring.standings.services import recompute as standings
 
     checks = (
         tasks.seasons_with_stale_points,
@@ -332,7 +335,8 @@ def main() -> None:
         setup_django(ENV)
         purge()
         changed = expected_changes() if kept else build_history()
-        from scoring import standings, tasks
+        from scoring.standings import tasks
+        from scoring.standings.services import recompute as standings
 
         jobs = sum(len(found) for found in changed.values())
         floor(1)  # untimed: the connections to PostgreSQL and Redis, open in a running worker

@@ -417,7 +417,7 @@ def night_create(captains: int, games: int, seed: int) -> Night:
 
     from league import services as league_services
     from league.models import Season
-    from scoring.models import Game
+    from scoring.games.models import Game
 
     rng = random.Random(seed)
     owner = get_user_model().objects.create_user("organiser", password=uuid.uuid4().hex)
@@ -442,7 +442,7 @@ def night_create(captains: int, games: int, seed: int) -> Night:
 
 
 def stored_hands(season_id: int) -> list[StoredHand]:
-    from scoring.models import Hand
+    from scoring.games.models import Hand
 
     rows = Hand.objects.filter(game__season_id=season_id, status=Hand.Status.ACTIVE).values_list(
         "pk", "game_id", "number", "client_key"
@@ -451,7 +451,7 @@ def stored_hands(season_id: int) -> list[StoredHand]:
 
 
 def finished_games(season_id: int) -> dict[int, tuple[int, int]]:
-    from scoring.models import Game
+    from scoring.games.models import Game
 
     rows = Game.objects.filter(season_id=season_id, finished_at__isnull=False).values_list(
         "pk", "score_a", "score_b"

@@ -8,7 +8,7 @@
   tick (``beat_max_loop_interval`` keeps the tick at least that frequent).
 - *logs and request ids*: a worker logs through the site's ``LOGGING`` (JSON lines in
   production, each record with its ``request_id``), not Celery's own format (``setup_logging``);
-  while a job runs, the request id its message carries (sent by ``scoring.enqueue``) is bound, so
+  while a job runs, the request id its message carries (sent by ``core.enqueue``) is bound, so
   the recompute a hand triggered logs that hand's request id.
 - *metrics*: with ``WORKER_METRICS_PORT`` set, a worker serves its metrics (the recompute
   durations; every pool process's, through ``PROMETHEUS_MULTIPROC_DIR``) on that port for
@@ -23,7 +23,7 @@ from contextvars import Token
 from celery import Celery, bootsteps, signals
 from celery.beat import PersistentScheduler
 
-from league.request_id import JOB_HEADER, request_id_bind, request_id_unbind
+from core.request_id import JOB_HEADER, request_id_bind, request_id_unbind
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

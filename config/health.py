@@ -112,7 +112,7 @@ def _oldest_pending_change() -> float | None:
     from django.db.models import Min
     from django.db.models.functions import Now
 
-    from scoring.models import ResultChange
+    from scoring.games.models import ResultChange
 
     waited = ResultChange.objects.aggregate(waited=Now() - Min("created_at"))["waited"]
     return None if waited is None else round(waited.total_seconds(), 1)

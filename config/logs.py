@@ -1,7 +1,7 @@
 """Log records of the whole site, as ``LOGGING`` (config/settings.py) formats them.
 
 - :class:`RequestIdFilter` gives every record a ``request_id``: the id of the request being served,
-  or of the request that sent the job being run (``league.request_id``), else ``-``.
+  or of the request that sent the job being run (``core.request_id``), else ``-``.
 - ``LOG_FORMAT=json`` (the production default) writes one JSON object a line
   (python-json-logger): ``time``, ``level``, ``logger``, ``message``, ``request_id``, and any
   ``extra`` a call passes; ``text`` writes the same fields as a line of text.
@@ -9,7 +9,7 @@
 
 import logging
 
-from league.request_id import request_id_current
+from core.request_id import request_id_current
 
 
 class RequestIdFilter(logging.Filter):

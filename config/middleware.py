@@ -2,10 +2,10 @@
 
 :class:`RefuseUnstorableCharacters`: a request with an *unstorable* character (a NUL, which
 PostgreSQL refuses in ``text`` and ``jsonb``, or a lone surrogate, which has no UTF-8 form; see
-``league.api.parsers.is_storable``) in its path, query, headers, cookies or form body is a 400
+``core.api.parsers.is_storable``) in its path, query, headers, cookies or form body is a 400
 before any view reads it: a token, a slug, a filter, an ``Idempotency-Key`` or a form field with
 one would otherwise reach a query or an answer and fail there with a server error. The API's
-bodies are checked where they are read, by its parsers (``league.api.parsers``); a form ``POST``
+bodies are checked where they are read, by its parsers (``core.api.parsers``); a form ``POST``
 is checked here, as every page reads it from ``request.POST``.
 """
 
@@ -13,8 +13,8 @@ from urllib.parse import unquote
 
 from django.core.exceptions import BadRequest
 
-from league.api.errors import bad_request
-from league.api.parsers import is_storable
+from core.api.errors import bad_request
+from core.api.parsers import is_storable
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 """The bodies Django parses into ``request.POST`` (for a ``POST``)."""

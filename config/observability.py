@@ -1,6 +1,6 @@
 """Metrics and request ids of the whole site.
 
-- :class:`ObserveRequests` (first middleware): binds the request id (``league.request_id``: an
+- :class:`ObserveRequests` (first middleware): binds the request id (``core.request_id``: an
   incoming well-formed ``X-Request-ID``, else a new one), echoes it in the answer's
   ``X-Request-ID``, and records the request's duration in
   ``euchre_http_request_duration_seconds{route, method, status}``, where *route* is the resolved
@@ -28,7 +28,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Histogram,
 from prometheus_client.core import GaugeMetricFamily
 
 from config.metrics_registry import processes_registry
-from league.request_id import HEADER, request_id_bind, request_id_for, request_id_unbind
+from core.request_id import HEADER, request_id_bind, request_id_for, request_id_unbind
 
 REQUEST_SECONDS = Histogram(
     "euchre_http_request_duration_seconds",

@@ -58,7 +58,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "league",
-    "scoring",
+    "scoring.games",
+    "scoring.standings",
     "tournaments",
 ]
 
@@ -183,7 +184,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": REDIS_TIMEOUT,
     "socket_timeout": REDIS_TIMEOUT,
 }
-# A web request sends its task after commit: one quick retry, then give up (scoring.enqueue logs
+# A web request sends its task after commit: one quick retry, then give up (core.enqueue logs
 # it and the sweeps catch up) rather than hold the captain's request for seconds.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1,
@@ -239,16 +240,16 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "league.api.authentication.ApiTokenAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["league.api.permissions.ReadOnlyOrOrganiser"],
-    "DEFAULT_SCHEMA_CLASS": "league.api.schema.AutoSchema",
-    "EXCEPTION_HANDLER": "league.api.errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "league.api.pagination.BoundedLimitOffsetPagination",
+    "DEFAULT_PERMISSION_CLASSES": ["core.api.permissions.ReadOnlyOrOrganiser"],
+    "DEFAULT_SCHEMA_CLASS": "core.api.schema.AutoSchema",
+    "EXCEPTION_HANDLER": "core.api.errors.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "core.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PARSER_CLASSES": [
-        "league.api.parsers.ObjectJSONParser",
-        "league.api.parsers.BoundedFormParser",
-        "league.api.parsers.BoundedMultiPartParser",
+        "core.api.parsers.ObjectJSONParser",
+        "core.api.parsers.BoundedFormParser",
+        "core.api.parsers.BoundedMultiPartParser",
     ],
 }
 SPECTACULAR_SETTINGS = {
@@ -269,9 +270,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
-        "SideEnum": "scoring.models.Side",
-        "GameStatusEnum": "scoring.models.Game.Status",
-        "HandStatusEnum": "scoring.models.Hand.Status",
+        "SideEnum": "scoring.games.models.Side",
+        "GameStatusEnum": "scoring.games.models.Game.Status",
+        "HandStatusEnum": "scoring.games.models.Hand.Status",
         "SidePotKindEnum": "tournaments.domain.pot.SIDE_POT_KIND_CHOICES",
     },
 }
@@ -349,13 +350,14 @@ LOGGING = {
         # warnings and errors only, unless CELERY_LOG_LEVEL asks for more. A worker keeps
         # LOG_LEVEL.
         "celery": {"level": TASK_LOG_LEVEL},
-        "scoring.tasks": {"level": TASK_LOG_LEVEL},
+        "scoring.standings.tasks": {"level": TASK_LOG_LEVEL},
         "tournaments.mail": {"level": TASK_LOG_LEVEL},  # a line per email job, likewise
     },
 }
 
 # How many wrong captain tokens may be tried per minute from one address, and (from any address)
-# beginning alike, before wrong ones are refused (429); a valid token never is (scoring.access).
+# beginning alike, before wrong ones are refused (429); a valid token never is
+# (scoring.games.access).
 CAPTAIN_TOKEN_GUESSES_PER_MINUTE = os.environ.get("CAPTAIN_TOKEN_GUESSES_PER_MINUTE", "30/m")
 # Failed sign-ins (/manage/login/, /admin/login/) of one username from one address per window
 # before that pair waits (429 with Retry-After) until the window ends (league.access.login_wait).

@@ -9,7 +9,7 @@ from drf_spectacular.views import (
 
 from config.health import healthz, readyz
 from config.observability import metrics
-from league.api.routers import IdRouter
+from core.api.routers import IdRouter
 from league.api.views import (
     LeagueViewSet,
     PlayerViewSet,
@@ -19,16 +19,11 @@ from league.api.views import (
 )
 from league.manage import urls as league_workspace
 from league.manage.views import login_attempts_limited, public_nights_ical
-from scoring.api.public import SeasonPlayerStatsView
-from scoring.api.race import SeasonRaceView
-from scoring.api.views import (
-    GameViewSet,
-    RulebookPreviewView,
-    SeasonRulesView,
-    SeasonStandingRulesView,
-    SeasonStandingsView,
-)
-from scoring.manage import urls as scoring_workspace
+from scoring.games.api.views import GameViewSet, RulebookPreviewView, SeasonRulesView
+from scoring.standings.api.public import SeasonPlayerStatsView
+from scoring.standings.api.race import SeasonRaceView
+from scoring.standings.api.views import SeasonStandingRulesView, SeasonStandingsView
+from scoring.standings.manage import urls as scoring_workspace
 from tournaments.api import bracket_urls as bracket_api
 from tournaments.api import night_urls as night_api
 from tournaments.api.fairness import SeasonFairnessView
@@ -94,7 +89,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("metrics", metrics, name="metrics"),
-    path("t/", include("scoring.captain.urls")),
+    path("t/", include("scoring.games.captain.urls")),
     path(
         "manage/",
         include((league_workspace.urlpatterns + scoring_workspace.urlpatterns, "manage")),
@@ -102,9 +97,9 @@ urlpatterns = [
     # Public, so a calendar app subscribes without signing in (the workspace's copy is not).
     path("seasons/<int:pk>/nights.ics", public_nights_ical, name="season-nights-ical"),
     path("", include("tournaments.urls")),
-    path("", include("scoring.public.urls")),
+    path("", include("scoring.standings.public.urls")),
 ]
 
-handler400 = "league.api.errors.bad_request"
-handler404 = "league.api.errors.page_not_found"
-handler500 = "league.api.errors.server_error"
+handler400 = "core.api.errors.bad_request"
+handler404 = "core.api.errors.page_not_found"
+handler500 = "core.api.errors.server_error"

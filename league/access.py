@@ -9,7 +9,7 @@ import ipaddress
 from django.conf import settings
 from django_ratelimit.core import get_usage
 
-from league.errors import AccessDeniedError, NotFoundError
+from core.errors import AccessDeniedError, NotFoundError
 from league.models import League, LeagueRole, Season
 
 

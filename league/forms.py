@@ -13,6 +13,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
+from core.errors import DomainError
 from league.domain.pasted import MAX_RECURRING_NIGHTS, WEEKDAYS, pasted_names
 from league.domain.rules import (
     PRESETS,
@@ -23,7 +24,6 @@ from league.domain.rules import (
     TieAtTime,
 )
 from league.domain.rules import Rulebook as RulebookRules
-from league.errors import DomainError
 from league.models import MAX_ID, Season
 
 MAX_ROSTER_BYTES = 512 * 1024

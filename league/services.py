@@ -12,10 +12,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
+from core.errors import ConflictError, DomainError, NotFoundError
 from league.audit import SYSTEM, actor_of, audit_record, player_picture, team_picture
 from league.domain.rules import PRESETS, preset_rulebook
 from league.domain.rules import Rulebook as RulebookRules
-from league.errors import ConflictError, DomainError, NotFoundError
 from league.models import EmailConsent, League, LeagueRole, Player, Rulebook, Season, Team
 
 

@@ -11,9 +11,9 @@ import datetime
 
 from django.db import IntegrityError, transaction
 
+from core.errors import ConflictError, DomainError
 from league.access import require_league_organiser
 from league.audit import actor_of, audit_record
-from league.errors import ConflictError, DomainError
 from league.models import League, Night, Season
 
 NAME_MAX_LENGTH = 120

@@ -115,7 +115,7 @@ def no_outage_carried_over():
     paused, the cache on its fallback). The next test starts with the broker and Redis known
     to be up, as a fresh process would."""
     from config.cache import forget_outages
-    from scoring.enqueue import resume_sends
+    from core.enqueue import resume_sends
 
     resume_sends()
     forget_outages()

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 
 from league.domain.rules import PRESETS
 from league.models import League, LeagueRole, Night, Player, Rulebook, Season, Team
-from scoring.models import Game
+from scoring.games.models import Game
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -125,8 +125,8 @@ def race_season(league, *, night_status="planned"):
     the season, the teams by name, the night and its two games (Aces v Diamonds, Bowers v Clubs).
     Nothing is computed yet."""
     from league.models import Player, Team
-    from scoring import services
-    from scoring.standings import season_set_standing_rules
+    from scoring.games import services
+    from scoring.standings.services.recompute import season_set_standing_rules
 
     season = SeasonFactory(league=league, name="Spring", rulebook__slug="standard")
     teams = {
@@ -168,8 +168,8 @@ def individual_season(league, *, ended=False):
     against 6 and 3). Wins after the night played: 1 and 7 have two, 3, 4, 5 and 8 one, 2 and 6
     none. Returns the season and the players by number (1 to 8). Nothing is computed yet."""
     from league.models import Player
-    from scoring import services
-    from scoring.standings import season_set_standing_rules
+    from scoring.games import services
+    from scoring.standings.services.recompute import season_set_standing_rules
 
     season = SeasonFactory(
         league=league,

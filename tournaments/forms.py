@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django import forms
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.pot import (
     BONUS,
     FINE,

@@ -1,6 +1,6 @@
 """The tournaments app's background jobs, by name: how its services ask a worker for work without
 importing ``tournaments.tasks`` (the tasks import the services, never the other way round), as
-``scoring.jobs`` does for scoring.
+``scoring.games.jobs`` does for scoring.
 
 - ``tournaments.email_night_seats``: email each consenting player their seats of a night
   (a published rotation, or seats changed by a repair or a substitute).
@@ -9,14 +9,12 @@ importing ``tournaments.tasks`` (the tasks import the services, never the other 
   is confirmed: the link that confirms it.
 
 Services call these from ``transaction.on_commit``; a broker outage is logged and the send is
-lost (``scoring.enqueue``): the next publish or repair sends the seats then.
+lost (``core.enqueue``): the next publish or repair sends the seats then.
 """
 
 from __future__ import annotations
 
-from celery import current_app
-
-from scoring.enqueue import enqueue_safely
+from core.enqueue import send_job
 
 EMAIL_NIGHT_SEATS = "tournaments.email_night_seats"
 EMAIL_NIGHT_REPORT = "tournaments.email_night_report"
@@ -24,20 +22,12 @@ EMAIL_CONSENT_CONFIRMATION = "tournaments.email_consent_confirmation"
 
 
 def send_night_seats_email(night_id: int) -> bool:
-    return _send(EMAIL_NIGHT_SEATS, night_id)
+    return send_job(EMAIL_NIGHT_SEATS, night_id)
 
 
 def send_night_report_email(night_id: int) -> bool:
-    return _send(EMAIL_NIGHT_REPORT, night_id)
+    return send_job(EMAIL_NIGHT_REPORT, night_id)
 
 
 def send_consent_confirmation_email(consent_id: int) -> bool:
-    return _send(EMAIL_CONSENT_CONFIRMATION, consent_id)
-
-
-def _send(name: str, *args: int) -> bool:
-    """Send one job; ``False`` when the broker is down (logged)."""
-    app = current_app
-    if app.conf.task_always_eager and name not in app.tasks:
-        raise LookupError(f"no task is registered as {name!r}: eager mode cannot run it")
-    return enqueue_safely(app.signature(name), *args)
+    return send_job(EMAIL_CONSENT_CONFIRMATION, consent_id)

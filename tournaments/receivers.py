@@ -1,4 +1,4 @@
-"""Receivers of ``scoring.signals.game_finished``: the one sanctioned signal (DESIGN.md).
+"""Receivers of ``scoring.games.signals.game_finished``: the one sanctioned signal (DESIGN.md).
 
 A game's final result changed (``change``: it finished, its winner changed, or it was reopened).
 If the game plays a bracket match, the receiver enqueues ``tournaments.bracket_advance``, which
@@ -9,8 +9,8 @@ does none of that work. The signal is sent on commit, so the task sees the hand.
 
 from django.dispatch import receiver
 
-from scoring.enqueue import enqueue_safely
-from scoring.signals import game_finished
+from core.enqueue import enqueue_safely
+from scoring.games.signals import game_finished
 from tournaments import tasks
 from tournaments.models import BracketMatchGame
 

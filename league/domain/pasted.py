@@ -24,7 +24,7 @@ import datetime
 import re
 from dataclasses import dataclass
 
-from league.errors import DomainError
+from core.errors import DomainError
 
 PAIR_SEPARATOR = re.compile(r"\s*(?:&|\+|/|,|\t)\s*|\s+and\s+", re.IGNORECASE)
 """What joins the two players of a pasted team."""

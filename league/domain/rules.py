@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from league.errors import DomainError
+from core.errors import DomainError
 
 
 class DefenderAlone(StrEnum):

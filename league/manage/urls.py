@@ -2,8 +2,8 @@
 
 ``/manage/nights/<id>/`` (running a night) belongs to the tournaments app's night pages; it is
 linked from the season's night list, not routed here. The pages about results (a season's games,
-settling disputes, scoring rules, exports) are in ``scoring.manage``; ``config/urls.py`` joins both
-under the ``manage`` namespace, so ``league`` never imports ``scoring``.
+settling disputes, scoring rules, exports) are in ``scoring.standings.manage``; ``config/urls.py``
+joins both under the ``manage`` namespace, so ``league`` never imports ``scoring``.
 """
 
 from django.urls import path

@@ -1,9 +1,9 @@
 """The organiser's workspace at ``/manage/``: parse the form, call one service, render.
 
 Who may see or change what is decided by the access functions in :mod:`league.access` (and
-``scoring.access.game_for_organiser``), never here: every view asks one of them for its object.
-:func:`workspace` turns their refusals into pages: not signed in → the login page, no such thing
-→ 404, not an organiser of this league → 403. Every form posts with Django's CSRF token (htmx
+``scoring.games.access.game_for_organiser``), never here: every view asks one of them for its
+object. :func:`workspace` turns their refusals into pages: not signed in → the login page, no such
+thing → 404, not an organiser of this league → 403. Every form posts with Django's CSRF token (htmx
 requests send it in a header set once on the page).
 """
 
@@ -24,11 +24,12 @@ from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.errors import AccessDeniedError, DomainError, NotFoundError
+from core.qr import qr_svg
 from league import access, services
 from league.domain.pasted import recurring_dates
 from league.domain.rules import PRESETS, preset_rulebook
 from league.domain.rules import Rulebook as RulebookRules
-from league.errors import AccessDeniedError, DomainError, NotFoundError
 from league.forms import (
     ROSTER_TEMPLATE,
     ApiTokenForm,
@@ -51,7 +52,6 @@ from league.forms import (
 )
 from league.manage import exports
 from league.models import Season
-from league.qr import qr_svg
 
 
 def workspace(view):

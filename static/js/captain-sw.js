@@ -1,4 +1,4 @@
-/* The captain's service worker, served at /t/sw.js (scope /t/) by scoring.captain.views.
+/* The captain's service worker, served at /t/sw.js (scope /t/) by scoring.games.captain.views.
  *
  * It lets a captain who lost the signal reload the score card and go on entering hands: the
  * hands wait in captain.js's queue (localStorage) and are sent with their keys when the

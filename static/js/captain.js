@@ -13,7 +13,7 @@
  * - While hands wait, the card shows the score, the dealer and the end of the game as they will be
  *   once those hands are sent, marked "not sent yet" (the projection). The page does not score a
  *   hand: it looks each one up in the engine's table that the server renders with the page
- *   (#card-rules, scoring.domain.hand_table), starting from the server's state on #card. A hand
+ *   (#card-rules, scoring.games.domain.hand_table), starting from the server's state on #card. A hand
  *   the table says the server would refuse is not kept: the engine's reason is shown at once.
  *   Once the hands are sent, the card is the server's again; a hand the server refuses is dropped
  *   and its reason stays on the page (#refused) until the next hand is recorded.
@@ -105,7 +105,7 @@
       tricks_won: tricks === null || tricks === "" ? null : Number(tricks),
       renege: data.get("renege") || null,
     };
-    var position = 0; // the last axis varies fastest (scoring.domain.hand_table)
+    var position = 0; // the last axis varies fastest (scoring.games.domain.hand_table)
     for (var i = 0; i < rules.axes.length; i++) {
       var choices = rules.axes[i][1];
       var at = choices.indexOf(facts[rules.axes[i][0]]);
@@ -116,7 +116,7 @@
     return rules.results[parseInt(code, 36)] || null;
   }
 
-  /* As the engine ends a game (scoring.domain.engine.game_state_after): by its length, or at
+  /* As the engine ends a game (scoring.games.domain.engine.game_state_after): by its length, or at
      the hand time was called on unless level and playing on. */
   function isOver(state) {
     var game = rules.game;
@@ -127,7 +127,7 @@
   }
 
   /* What the engine refuses of a hand whatever its facts, from the game's state before it
-     (scoring.domain.engine.game_state_after): any hand after the end, time called twice. */
+     (scoring.games.domain.engine.game_state_after): any hand after the end, time called twice. */
   function refusedByGame(state, body) {
     if (state.over) return "the game was already over";
     if (state.timeCalled && new URLSearchParams(body).has("time_called")) {

@@ -12,9 +12,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league.models import Attendance, AuditEntry, League, Night, Season
-from scoring import services
-from scoring.models import Game, Hand
-from scoring.standings import season_standings_recompute
+from scoring.games import services
+from scoring.games.models import Game, Hand
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.factories import LeagueRoleFactory, race_season
 from tests.fuzz.seed import seed_league
 from tournaments.models import Bracket, BracketEntry, BracketMatch

@@ -8,12 +8,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from core.errors import ConflictError, DomainError
 from league import services as league_services
 from league.audit import SYSTEM, audit_record
-from league.errors import ConflictError, DomainError
 from league.models import AuditEntry, Player
-from scoring import services
-from scoring.models import Hand
+from scoring.games import services
+from scoring.games.models import Hand
 from tests.factories import LeagueRoleFactory, PlayerFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db

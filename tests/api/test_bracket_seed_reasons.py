@@ -4,7 +4,7 @@ as they were; seeded by hand, it says none."""
 
 import pytest
 
-from scoring import services as scoring
+from scoring.games import services as scoring
 from tests.api.test_brackets import make_teams, play_season, seats
 
 pytestmark = pytest.mark.django_db

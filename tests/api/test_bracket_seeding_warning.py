@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from league.models import Night
-from scoring import services as scoring
-from scoring.models import Game
+from scoring.games import services as scoring
+from scoring.games.models import Game
 from tests.api.test_brackets import bracket_rows, make_teams, play_season, seats
 from tournaments.models import Bracket
 

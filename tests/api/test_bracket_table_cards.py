@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from league.models import Night
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.factories import NightFactory
 from tournaments.models import Bracket, BracketMatchGame
 

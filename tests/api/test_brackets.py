@@ -7,8 +7,8 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from scoring import services as scoring
-from scoring.models import Game
+from scoring.games import services as scoring
+from scoring.games.models import Game
 from tests.factories import LeagueRoleFactory, TeamFactory
 from tournaments.models import (
     Bracket,

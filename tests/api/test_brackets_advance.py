@@ -10,8 +10,8 @@ from unittest import mock
 import pytest
 from django.db import transaction
 
-from scoring import services as scoring
-from scoring.models import Game
+from scoring.games import services as scoring
+from scoring.games.models import Game
 from tournaments.models import Bracket, BracketMatch, BracketMatchGame
 from tournaments.services.brackets import advance
 from tournaments.services.locks import bracket_lock

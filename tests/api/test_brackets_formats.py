@@ -11,8 +11,8 @@ from collections import Counter
 import pytest
 
 from league.models import Night
-from scoring import services as scoring
-from scoring.models import Game
+from scoring.games import services as scoring
+from scoring.games.models import Game
 from tests.api.test_brackets import bracket_rows, by_code, make_teams, match_game
 from tournaments.models import Bracket, BracketMatch, TeamSchedule
 

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from scoring import services as scoring
+from scoring.games import services as scoring
 from tournaments.models import Bracket, BracketEntry, BracketMatch, BracketMatchGame
 from tournaments.selectors.bracket_structure import bracket_structure
 from tournaments.services.brackets import store

@@ -11,9 +11,9 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from scoring import services as scoring
-from scoring.models import Game
-from scoring.signals import game_finished
+from scoring.games import services as scoring
+from scoring.games.models import Game
+from scoring.games.signals import game_finished
 from tournaments import tasks
 from tournaments.models import Bracket, BracketCorrection, BracketMatch, BracketMatchGame
 from tournaments.selectors.brackets import bracket_summary

@@ -4,7 +4,7 @@ must say which hand it is entering (``number``), so a retry cannot record a hand
 
 import pytest
 
-from scoring.models import Hand
+from scoring.games.models import Hand
 
 pytestmark = pytest.mark.django_db
 

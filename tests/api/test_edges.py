@@ -8,7 +8,7 @@ import json
 import pytest
 
 from league.models import League
-from scoring.models import Hand
+from scoring.games.models import Hand
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from scoring.standings import season_standings_recompute
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.factories import LeagueRoleFactory, race_season
 from tests.pages.fairness_world import brute_force, individual_season, play_night
 
@@ -110,8 +110,8 @@ def test_described_in_the_schema(api):
 
 
 def test_a_team_schedule_byes_count_once_their_round_is_played(api, league, organiser):
-    from scoring import services as scoring
-    from scoring.models import Game
+    from scoring.games import services as scoring
+    from scoring.games.models import Game
     from tests.factories import SeasonFactory, TeamFactory
     from tournaments.models import TeamSchedule
     from tournaments.services.schedules import season_schedule_create

@@ -1,14 +1,15 @@
-"""The hand POST's way in: DRF's token authentication and the door to score (``scoring.access``).
-A revoked token or a deactivated user is refused at the next request (nothing is cached), a
-superuser needs no role, a co-organiser has one, an organiser of another league has none; and the
-write stores the game row, the hand and its result change together, or nothing."""
+"""The hand POST's way in: DRF's token authentication and the door to score
+(``scoring.games.access``). A revoked token or a deactivated user is refused at the next request
+(nothing is cached), a superuser needs no role, a co-organiser has one, an organiser of another
+league has none; and the write stores the game row, the hand and its result change together, or
+nothing."""
 
 import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league.models import LeagueRole
-from scoring.models import Game, Hand, ResultChange
+from scoring.games.models import Game, Hand, ResultChange
 from tests.factories import LeagueRoleFactory
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +106,7 @@ def test_a_taken_key_writes_nothing_of_the_hand(organiser_api, make_game):
 def test_hand_fact_serializers_share_no_state():
     """The schema's serializers of a hand's facts (built from their one declaration) keep no
     state between uses: one serializer's errors or binding never show in another's."""
-    from scoring.api.serializers import HandFactsSerializer, HandInputSerializer
+    from scoring.games.api.serializers import HandFactsSerializer, HandInputSerializer
 
     bad = HandInputSerializer(data={"makers": "C", "tricks_won": 9, "number": 0})
     assert not bad.is_valid()
@@ -116,7 +117,7 @@ def test_hand_fact_serializers_share_no_state():
     assert good.fields["makers"] is not bad.fields["makers"]
     assert good.fields["makers"].parent is good
     assert HandFactsSerializer(data={"tricks_won": 6}).is_valid() is False
-    from scoring.domain.hand_input import FACTS
+    from scoring.games.domain.hand_input import FACTS
 
     assert list(HandFactsSerializer().fields) == [fact.name for fact in FACTS]
     assert list(HandInputSerializer().fields) == [*(fact.name for fact in FACTS), "number"]

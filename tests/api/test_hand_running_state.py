@@ -13,12 +13,12 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league.errors import DomainError
-from scoring import services
-from scoring.api import serializers as s
-from scoring.domain.engine import game_state, next_dealer
-from scoring.models import Game, Hand
-from scoring.services.game_state import stored_score
+from core.errors import DomainError
+from scoring.games import services
+from scoring.games.api import serializers as s
+from scoring.games.domain.engine import game_state, next_dealer
+from scoring.games.models import Game, Hand
+from scoring.games.services.game_state import stored_score
 from tests.factories import GameFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
@@ -155,7 +155,7 @@ def test_backfill_migration_computes_the_running_state(make_game):
     services.hand_undo(game=games[1], number=3)
     expected = [replayed(game) for game in games]
     Game.objects.update(last_hand_number=0, next_dealer_seat=None)
-    migration = importlib.import_module("scoring.migrations.0009_game_running_state")
+    migration = importlib.import_module("scoring.games.migrations.0009_game_running_state")
     migration.backfill_running_state(apps, None)
     assert [stored(game) for game in games] == expected
     assert [game.next_dealer_seat for game in games] == [1, 1, None]

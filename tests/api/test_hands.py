@@ -3,7 +3,7 @@ corrections, and nothing written when the input is refused."""
 
 import pytest
 
-from scoring.models import Game, Hand
+from scoring.games.models import Game, Hand
 
 pytestmark = pytest.mark.django_db
 
@@ -352,7 +352,7 @@ def test_dispute_then_confirm_is_refused_once_confirmed(api, organiser_api, make
 
 
 def test_a_night_can_make_games_of_a_fixed_number_of_hands(organiser_api, make_season, league):
-    from scoring import services
+    from scoring.games import services
     from tests.factories import PlayerFactory
 
     season = make_season("csl")  # a game to 10 by the rulebook …

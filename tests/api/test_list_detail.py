@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from league.models import League, Night, Player, Rulebook, Season, Team
-from scoring.models import Game
+from scoring.games.models import Game
 from tournaments.models import Bracket
 
 pytestmark = pytest.mark.django_db

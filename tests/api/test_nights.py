@@ -3,7 +3,7 @@
 import pytest
 
 from league.models import Attendance, Night, Player, Season
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.factories import LeagueRoleFactory, PlayerFactory, SeasonFactory
 from tournaments.models import NightPlan, PlannedRound, Seat
 from tournaments.services import nights as services

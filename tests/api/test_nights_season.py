@@ -4,7 +4,7 @@ partnerships, the report shows the season beside the night, stationary players s
 import pytest
 
 from league.models import Night, Season
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.api.test_nights import check_in, finish_round_games, make_night
 from tests.factories import PlayerFactory, SeasonFactory
 from tournaments.domain.rotation_chart import PARTNER_SEATS

@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from config.urls import router
-from scoring import services
-from scoring.standings import season_standings_recompute
+from scoring.games import services
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.factories import (
     GameFactory,
     LeagueFactory,

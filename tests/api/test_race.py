@@ -6,10 +6,13 @@ from django.core.cache import cache
 from django.core.management import call_command
 
 from league.models import Season
-from scoring.models import StandingSnapshot
-from scoring.race import season_race_compute
-from scoring.standings import season_set_standing_rules, season_standings_recompute
-from scoring.tasks import sweep_stale_seasons
+from scoring.standings.models import StandingSnapshot
+from scoring.standings.services.race import season_race_compute
+from scoring.standings.services.recompute import (
+    season_set_standing_rules,
+    season_standings_recompute,
+)
+from scoring.standings.tasks import sweep_stale_seasons
 from tests.factories import race_season
 
 pytestmark = pytest.mark.django_db
@@ -108,7 +111,7 @@ def test_a_new_snapshot_asks_for_the_race_once_on_commit(
     season.refresh_from_db()
     Season.objects.filter(pk=season.pk).update(results_version=season.results_version + 1)
     sent = []
-    from scoring import jobs
+    from scoring.games import jobs
 
     original = jobs.send_race_compute
     jobs.send_race_compute = lambda season_id, countdown=None: sent.append(season_id) or True
@@ -175,7 +178,7 @@ def test_playoff_spots_go_through_the_standing_rules_api(league, organiser_api):
 
 
 def test_an_individual_season_projects_each_players_final_rank(league, api):
-    from scoring.domain.projection import rank_range_text
+    from scoring.standings.domain.projection import rank_range_text
     from tests.factories import individual_season
 
     season, players = individual_season(league)

@@ -12,10 +12,11 @@ import pytest
 from django.core.cache import cache
 
 from league.models import Player, Team
-from scoring import jobs, services
-from scoring.models import Game, ResultChange, StandingSnapshot
-from scoring.standings import season_set_standing_rules
-from scoring.tasks import sweep_stale_seasons
+from scoring.games import jobs, services
+from scoring.games.models import Game, ResultChange
+from scoring.standings.models import StandingSnapshot
+from scoring.standings.services.recompute import season_set_standing_rules
+from scoring.standings.tasks import sweep_stale_seasons
 from tests.factories import SeasonFactory, team_game
 
 pytestmark = pytest.mark.django_db
@@ -152,7 +153,7 @@ def test_a_bracket_game_recomputes_neither_the_standings_nor_the_race(
     """A bracket's game (``counts_for_standings`` false) moves the season's results version, so
     its pages show the new score; its recompute folds nothing and runs no race: the snapshot's
     version, and its race's, just move on."""
-    from scoring.standings import values
+    from scoring.standings.services import values
 
     season, teams = clinched
     work = []
@@ -222,7 +223,7 @@ def test_a_night_starting_in_a_team_season_leaves_its_race_current(api, clinched
 
 def test_an_individual_season_projects_again_when_a_night_is_added(api, league):
     """Projected ranks count the nights still to come: a night added makes them due."""
-    from scoring.standings import season_standings_recompute
+    from scoring.standings.services.recompute import season_standings_recompute
     from tests.factories import NightFactory, individual_season
 
     season, _players = individual_season(league)

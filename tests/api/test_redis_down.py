@@ -10,7 +10,7 @@ import django_ratelimit.core
 import pytest
 
 from config.celery import app
-from scoring.models import Hand
+from scoring.games.models import Hand
 from tests.pages.test_public_pages import known  # noqa: F401  (the known season fixture)
 
 pytestmark = pytest.mark.django_db

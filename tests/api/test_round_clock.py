@@ -13,7 +13,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league.models import AuditEntry, Season
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.api.test_brackets import make_teams
 from tests.factories import LeagueRoleFactory, NightFactory, PlayerFactory, SeasonFactory
 from tournaments.models import RoundClock, TableCard

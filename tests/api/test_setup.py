@@ -7,8 +7,8 @@ from django.core.management import call_command
 from league.api.serializers import RulebookOptionsSerializer
 from league.domain.rules import Rulebook as Rules
 from league.models import League, LeagueRole, Player, Rulebook, Season, Team
-from scoring.models import Game, Hand
-from scoring.tasks import sweep_stale_seasons
+from scoring.games.models import Game, Hand
+from scoring.standings.tasks import sweep_stale_seasons
 
 pytestmark = pytest.mark.django_db
 
@@ -334,7 +334,9 @@ def test_admin_lists_every_model(admin_client):
     from django.contrib import admin
 
     ours = [
-        m for m in apps.get_models() if m._meta.app_label in ("league", "scoring", "tournaments")
+        m
+        for m in apps.get_models()
+        if m._meta.app_label in ("league", "scoring", "standings", "tournaments")
     ]
     assert len(ours) >= 20
     for model in ours:

@@ -9,9 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from league.models import Player, Season, Team
-from scoring import services
-from scoring.models import StandingLine, StandingSnapshot
-from scoring.standings import COALESCE_COUNTDOWN, season_standings_recompute
+from scoring.games import services
+from scoring.games.jobs import COALESCE_COUNTDOWN
+from scoring.standings.models import StandingLine, StandingSnapshot
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.factories import SeasonFactory, team_game
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +63,7 @@ def test_a_burst_of_hands_queues_one_recompute(
 ):
     cache.clear()
     queued = []
-    from scoring.tasks import recompute_season_standings
+    from scoring.standings.tasks import recompute_season_standings
 
     monkeypatch.setattr(
         recompute_season_standings,
@@ -93,8 +94,9 @@ def test_a_recompute_overtaken_by_another_fold_writes_nothing_and_asks_again(
 ):
     """Two recomputes of one season at once: the one whose read was overtaken by the other's fold
     (or by a rules change) leaves the changes pending and asks for another run."""
-    from scoring import standings
-    from scoring.models import ResultChange
+    from scoring.games import jobs
+    from scoring.games.models import ResultChange
+    from scoring.standings.services import recompute as standings
 
     season, (first, second, _third) = team_season(league)
     win(team_game(season, first, second))
@@ -108,7 +110,7 @@ def test_a_recompute_overtaken_by_another_fold_writes_nothing_and_asks_again(
 
     monkeypatch.setattr(standings, "snapshot_values", overtaken)
     asked = []
-    monkeypatch.setattr(standings, "standings_recompute_soon", asked.append)
+    monkeypatch.setattr(jobs, "standings_recompute_soon", asked.append)
     with django_capture_on_commit_callbacks(execute=True):
         assert season_standings_recompute(season_id=season.pk) is None
     assert asked == [season.pk]
@@ -205,7 +207,7 @@ def _check_snapshot_against_scratch(league, steps):
                     reason="fix",
                 )
         except Exception as error:
-            from league.errors import DomainError
+            from core.errors import DomainError
 
             assert isinstance(error, DomainError)
         season_standings_recompute(season_id=season.pk)  # the job after each change

@@ -16,19 +16,21 @@ from django.db import connection, transaction
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from league.errors import DomainError
+from core.errors import DomainError
 from league.models import Attendance, Player, Season, Team
-from scoring import selectors, services
-from scoring.domain.ratings import compute_ratings
-from scoring.domain.standings import GameRecord, SideTally, compute_standings
-from scoring.domain.stats import HandTotals, player_stats, side_tallies, team_stats
-from scoring.models import Game, Hand, ResultChange, StandingGame, StandingLine, StandingSnapshot
-from scoring.standings import (
+from scoring.games import services
+from scoring.games.models import Game, Hand, ResultChange
+from scoring.standings import selectors as standings_selectors
+from scoring.standings.domain.ratings import compute_ratings
+from scoring.standings.domain.standings import GameRecord, SideTally, compute_standings
+from scoring.standings.domain.stats import HandTotals, player_stats, side_tallies, team_stats
+from scoring.standings.models import StandingGame, StandingLine, StandingSnapshot
+from scoring.standings.services import shares
+from scoring.standings.services.recompute import (
     line_digest,
     season_rules,
     season_set_standing_rules,
     season_standings_recompute,
-    shares,
 )
 from tests.conftest import require
 from tests.factories import GameFactory, NightFactory, SeasonFactory, team_game
@@ -149,7 +151,7 @@ def stored_parts(season: Season) -> dict:
     snapshot = StandingSnapshot.objects.get(season=season)
     parts = {part: getattr(snapshot, part) for part in PARTS if part not in LINE_PARTS}
     for part, kind in LINE_PARTS.items():
-        parts[part] = selectors.season_all_lines(season_id=season.pk, kind=kind)
+        parts[part] = standings_selectors.season_all_lines(season_id=season.pk, kind=kind)
     return parts
 
 
@@ -271,7 +273,7 @@ def test_recounts_of_one_season_wait_for_each_other(league):
     import psycopg
     from django.db import connections
 
-    from scoring.standings import fold_lock_key
+    from scoring.standings.services.recompute import fold_lock_key
 
     require(connection.vendor == "postgresql", "the fold lock is PostgreSQL's")
     season = seeded_season(league, teams=False, seed=8)
@@ -505,7 +507,7 @@ def _check_incremental(league, teams, steps):
 def test_changed_games_are_folded_into_the_stored_totals_without_a_recount(league, monkeypatch):
     """After the first snapshot, a finished game, a reopened one and a correction are each
     folded in from the stored totals; a change of the standing rules recounts everything."""
-    from scoring.standings import values
+    from scoring.standings.services import values
 
     paths = []
     real = values.season_fold
@@ -599,7 +601,7 @@ def test_a_recount_from_empty_writes_only_the_shares_and_lines_that_changed(leag
 def test_kept_opponent_records_are_the_lines_and_stay_within_their_bound():
     """The head-to-head records kept between recomputes, by line digest: the same records as
     the line's, the least recently used dropped first, never more than the bound."""
-    from scoring.standings.values import OpponentRecords
+    from scoring.standings.services.values import OpponentRecords
 
     def line(other: int) -> list[dict]:
         return [{"other_id": other, "wins": 2, "losses": 1, "draws": 0, "games": 3}]

@@ -1,16 +1,19 @@
-"""No change is lost between a change and a recompute (``scoring.standings``, *no change lost*):
-a change asks for a run after it commits (``cache.add`` of the season's pending key; the one that
-set it sends the job), and a run clears the key before it reads. So a change committed while a
-run is in progress is either read by that run or queues the next one; never neither."""
+"""No change is lost between a change and a recompute (``scoring.standings.services.recompute``, *no
+change lost*): a change asks for a run after it commits (``cache.add`` of the season's pending key;
+the one that set it sends the job), and a run clears the key before it reads. So a change committed
+while a run is in progress is either read by that run or queues the next one; never neither."""
 
 from unittest import mock
 
 import pytest
 from django.core.cache import cache
 
-from scoring import jobs, services
-from scoring.models import ResultChange, StandingGame
-from scoring.standings import season_standings_recompute, shares, standings_recompute_soon
+from scoring.games import jobs, services
+from scoring.games.jobs import standings_recompute_soon
+from scoring.games.models import ResultChange
+from scoring.standings.models import StandingGame
+from scoring.standings.services import shares
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.api.test_standings import team_season, win
 from tests.factories import team_game
 

@@ -4,7 +4,7 @@ is ranked from its games (its running totals do not keep what these measures rea
 import pytest
 from django.core.cache import cache
 
-from scoring import services
+from scoring.games import services
 from tests.api.test_standings import team_season
 from tests.factories import team_game
 

@@ -8,10 +8,10 @@ from django.core.cache import cache
 
 from league.domain.rules import PRESETS
 from league.models import Rulebook
-from scoring import services
-from scoring.models import Hand
-from scoring.race import season_race_compute
-from scoring.standings import season_standings_recompute
+from scoring.games import services
+from scoring.games.models import Hand
+from scoring.standings.services.race import season_race_compute
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.api.test_brackets import match_game
 from tests.factories import SeasonFactory, race_season, team_game
 

@@ -14,7 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from league.models import AuditEntry, League, Player
-from scoring.models import Hand
+from scoring.games.models import Hand
 from tests.factories import SeasonFactory, TeamFactory
 from tournaments.services.brackets import bracket_create
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCT = ("config", "league", "scoring", "tournaments")
+PRODUCT = ("config", "core", "league", "scoring", "tournaments")
 RUFF = Path(sys.executable).with_name("ruff")
 BENDS = re.compile(
     r"\.__new__\(|\b_query\b|health_check_done|sender_receivers_cache|gc\.disable\(|gc\.freeze\("
@@ -98,8 +98,8 @@ def test_no_module_imports_a_private_name_of_another():
 
 
 def test_the_scan_finds_a_private_import():
-    source = "from scoring.services.game_state import _rules\nfrom .rows import _plan, fine\n"
-    assert private_imports(source) == ["scoring.services.game_state._rules", "rows._plan"]
+    source = "from scoring.games.services.game_state import _rules\nfrom .rows import _plan, fine\n"
+    assert private_imports(source) == ["scoring.games.services.game_state._rules", "rows._plan"]
     assert private_imports("from os import _exit\nfrom x import __version__\n") == []
 
 

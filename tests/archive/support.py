@@ -13,9 +13,9 @@ from django.db import connection
 
 from league import services as league_services
 from league.models import League, LeagueRole, Night, Player, Season
-from scoring import services as scoring_services
-from scoring.models import Game, Hand, ResultChange
-from scoring.services.hand_facts import hand_input_of
+from scoring.games import services as scoring_services
+from scoring.games.models import Game, Hand, ResultChange
+from scoring.games.services.hand_facts import hand_input_of
 from tests.factories import UserFactory, race_season
 from tournaments.domain.archive import ACCOUNT_FIELDS, LEFT_BEHIND
 from tournaments.models import Bracket, BracketMatch, RoundClock, Seat
@@ -25,7 +25,7 @@ from tournaments.services.mail import night_seats_email
 from tournaments.services.nights import night_self_check_in
 from tournaments.services.tables import night_table_cards
 
-APPS = ("league", "scoring", "tournaments")
+APPS = ("league", "scoring", "standings", "tournaments")
 
 
 def picture() -> dict[str, list[dict]]:

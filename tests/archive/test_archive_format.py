@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from league.errors import ConflictError
+from core.errors import ConflictError
 from tournaments.domain.archive import (
     ARCHIVE_FORMAT,
     ARCHIVE_MODELS,
@@ -15,6 +15,7 @@ from tournaments.domain.archive import (
     accounts_message,
     counts_check,
     header_parse,
+    kind_upgraded,
     record_kind_check,
     schema_problem,
     taken_ids_message,
@@ -45,7 +46,7 @@ def test_the_header_is_one_sorted_line_that_reads_back():
     value = json.loads(line)
     assert list(value) == sorted(value)
     assert value["format"] == ARCHIVE_FORMAT == "euchre-league-archive"
-    assert value["version"] == ARCHIVE_VERSION == 1
+    assert value["version"] == ARCHIVE_VERSION == 2
     assert value["passwords"] == "hashed"
     # Every kind is counted, those with no row at 0, in one order whatever the dict's.
     assert set(value["counts"]) == {label for label, _ in ARCHIVE_MODELS}
@@ -57,11 +58,24 @@ def test_the_header_is_one_sorted_line_that_reads_back():
     assert header_parse(header(passwords=False).as_line()).passwords is False
 
 
+def test_a_version_1_header_names_the_standings_kinds_as_this_program_does():
+    counts = {label: 0 for label, _ in ARCHIVE_MODELS if not label.startswith("standings.")}
+    old = {**counts, "league.league": 1, "scoring.standingsnapshot": 2, "scoring.standingline": 9}
+    parsed = header_parse(document(version=1, counts=old))
+    assert parsed.version == 1
+    assert parsed.counts["standings.standingsnapshot"] == 2
+    assert parsed.counts["standings.standingline"] == 9
+    assert "scoring.standingsnapshot" not in parsed.counts
+    assert kind_upgraded("scoring.standinggame", 1) == "standings.standinggame"
+    assert kind_upgraded("scoring.hand", 1) == "scoring.hand"
+    assert kind_upgraded("standings.standinggame", 2) == "standings.standinggame"
+
+
 def test_a_newer_version_is_refused_by_name():
     with pytest.raises(ArchiveError) as raised:
         header_parse(document(version=ARCHIVE_VERSION + 1))
     assert raised.value.code == "archive_too_new"
-    assert "format version 2, newer than this program reads (up to 1)" in raised.value.message
+    assert "format version 3, newer than this program reads (up to 2)" in raised.value.message
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from league.models import League
-from scoring import services as scoring_services
-from scoring.models import Game, Hand
+from scoring.games import services as scoring_services
+from scoring.games.models import Game, Hand
 from tests.archive.support import (
     empty_database,
     enrich_demo,

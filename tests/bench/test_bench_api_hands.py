@@ -14,7 +14,7 @@ import pytest
 
 from benchmarks import bench_api_hands as bench
 from benchmarks.http_load import hand_body
-from scoring.models import Game, Hand
+from scoring.games.models import Game, Hand
 from tests.factories import GameFactory
 
 ROOT = Path(__file__).resolve().parents[2]

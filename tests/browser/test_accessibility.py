@@ -7,7 +7,7 @@ from django.conf import settings
 from django.test import Client
 
 from league.models import Season
-from scoring import services as scoring
+from scoring.games import services as scoring
 from tests.api.test_brackets import play_season, seats
 from tests.browser.conftest import ANY_IMPACT, ScoreCard, assert_accessible
 from tests.factories import NightFactory, SeasonFactory, TeamFactory

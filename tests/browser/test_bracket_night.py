@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.api.test_brackets import make_teams
 from tests.browser.conftest import axe_violations
 from tests.browser.test_nights import logged_in

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from scoring import services as scoring
+from scoring.games import services as scoring
 from tests.api.test_brackets import make_teams, seats
 from tests.browser.conftest import ANY_IMPACT, assert_accessible
 from tests.pages.test_bracket_seed_reasons import RESULTS

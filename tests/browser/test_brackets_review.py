@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from scoring import services as scoring
+from scoring.games import services as scoring
 from tests.api.test_brackets import make_teams, match_game
 from tournaments.models import Bracket
 from tournaments.services.brackets.create import bracket_create, bracket_publish

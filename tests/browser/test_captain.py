@@ -7,8 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
-from scoring.models import Game, Hand
+from scoring.games import services
+from scoring.games.models import Game, Hand
 from tests.browser.conftest import ScoreCard
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

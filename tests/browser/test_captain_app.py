@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from scoring.models import Hand
+from scoring.games.models import Hand
 from tests.browser.conftest import ScoreCard, wait_for_script
 from tests.factories import TeamFactory
 

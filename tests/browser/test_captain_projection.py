@@ -6,8 +6,8 @@ reason; a hand the engine's table already refuses is never kept."""
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
-from scoring.models import Game, Hand
+from scoring.games import services
+from scoring.games.models import Game, Hand
 from tests.browser.conftest import ANY_IMPACT, ScoreCard, assert_accessible
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from league.models import AuditEntry, League, Night, Player, Season
-from scoring import services
-from scoring.models import Game, Hand
+from scoring.games import services
+from scoring.games.models import Game, Hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,7 +9,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from league.models import Season
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory
 from tournaments.models import PlannedRound, Seat
 

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from league.models import Attendance, League, Night, Player
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.browser.conftest import ScoreCard, axe_violations
 from tests.browser.test_nights import logged_in
 

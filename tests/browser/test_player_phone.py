@@ -16,7 +16,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from league.models import Attendance, Night, Season
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.browser.conftest import ANY_IMPACT, assert_accessible
 from tests.browser.test_nights import logged_in, play_round_through_the_api
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory

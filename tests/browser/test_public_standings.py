@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from league.models import Night, Player, Team
-from scoring import services
+from scoring.games import services
 from tests.factories import SeasonFactory, team_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

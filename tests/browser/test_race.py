@@ -65,8 +65,8 @@ def test_an_individual_season_shows_projected_ranks_on_a_phone(page, live_server
     """An individual season with a night to come: each player's row shows the projected range
     of final ranks ("1st–3rd"), the leader's starts at 1st, nothing scrolls sideways, and the page
     passes axe-core."""
-    from scoring.domain.projection import rank_range_text
-    from scoring.race import season_race_compute
+    from scoring.standings.domain.projection import rank_range_text
+    from scoring.standings.services.race import season_race_compute
     from tests.browser.conftest import assert_accessible
     from tests.factories import individual_season
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from league.models import Season
-from scoring.models import Game, Hand
+from scoring.games.models import Game, Hand
 from tests.browser.conftest import CSP_REPORTER, ScoreCard, axe_violations, wait_for_script
 from tests.browser.test_nights import logged_in
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory

@@ -12,7 +12,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from league.models import League, Night, Player, Season, Team
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.browser.conftest import axe_violations
 from tests.factories import LeagueRoleFactory
 

@@ -9,7 +9,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from league.models import Season
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.browser.conftest import axe_violations
 from tests.browser.test_nights import logged_in, play_round_through_the_api
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory

@@ -11,9 +11,9 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from league.models import Night, Season
-from scoring import services as scoring_services
-from scoring.models import Game
-from scoring.standings import season_standings_recompute
+from scoring.games import services as scoring_services
+from scoring.games.models import Game
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.api.test_brackets import make_teams, play_season
 from tests.browser.conftest import CSP_REPORTER, axe_violations
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory

@@ -287,7 +287,7 @@ def test_every_queue_has_exactly_one_kind_of_worker_and_the_race_its_own():
     from django.conf import settings
 
     from config.celery import app
-    from scoring import jobs
+    from scoring.games import jobs
 
     consumers: dict[str, list[str]] = {}
     for name, service in load_compose()["services"].items():

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from scoring.standings import season_standings_recompute
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.api.test_hand_door import post_hand
 from tests.conftest import require
 

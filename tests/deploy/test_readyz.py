@@ -7,7 +7,7 @@ import os
 import pytest
 from django.utils import timezone
 
-from scoring.models import ResultChange
+from scoring.games.models import ResultChange
 
 pytestmark = pytest.mark.django_db
 

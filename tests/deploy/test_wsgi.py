@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = "import sys; import config.wsgi; print('scoring.api.views' in sys.modules)"
+SCRIPT = "import sys; import config.wsgi; print('scoring.games.api.views' in sys.modules)"
 
 
 def test_a_web_process_starts_with_its_views_loaded():

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.brackets import MatchState, MatchStatus, advance, play
 from tournaments.domain.elimination import double_elimination, single_elimination
 from tournaments.domain.round_robin import round_robin

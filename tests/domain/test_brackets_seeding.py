@@ -2,7 +2,7 @@
 
 import pytest
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.seeding import (
     bracket_size,
     first_round_pairs,

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tests.domain.brackets_support import (
     favourites,
     first_round_lines,

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from core.errors import DomainError
 from league.domain.rules import Rulebook
-from league.errors import DomainError
 from tournaments.domain.clock import (
     clock_minutes,
     clock_read,

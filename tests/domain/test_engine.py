@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.errors import DomainError
 from league.domain.rules import (
     PRESETS,
     DefenderAlone,
@@ -14,8 +15,7 @@ from league.domain.rules import (
     Rulebook,
     preset_rulebook,
 )
-from league.errors import DomainError
-from scoring.domain.engine import (
+from scoring.games.domain.engine import (
     GAME_START,
     GameState,
     HandFacts,

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league.errors import DomainError
-from scoring.domain.ratings import RatingSettings, ratings_after
+from core.errors import DomainError
+from scoring.standings.domain.ratings import RatingSettings, ratings_after
 from tournaments.domain.fairness import (
     PairCount,
     PlayedGame,

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from league.errors import DomainError
-from scoring.domain.hand_input import FACTS, NUMBER, HandInput, hand_input_parse
+from core.errors import DomainError
+from scoring.games.domain.hand_input import FACTS, NUMBER, HandInput, hand_input_parse
 
 sides = st.sampled_from([None, "", "A", "B"])
 valid = st.fixed_dictionaries(

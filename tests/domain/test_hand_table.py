@@ -1,4 +1,4 @@
-"""The captain's lookup table of hands (scoring.domain.hand_table), without a database: under
+"""The captain's lookup table of hands (scoring.games.domain.hand_table), without a database: under
 random rulebooks (every option drawn), every played hand's code leads to what the engine says,
 and the codes' digits read back as JavaScript's ``parseInt(code, 36)`` reads them."""
 
@@ -7,10 +7,10 @@ from itertools import product
 
 import pytest
 
+from core.errors import DomainError
 from league.domain.rules import DefenderAlone, GameLength, RenegePenalty, Rulebook, TieAtTime
-from league.errors import DomainError
-from scoring.domain.engine import HandFacts, Side, next_dealer, score_hand
-from scoring.domain.hand_table import AXES, code_width, encode, hand_outcome_table
+from scoring.games.domain.engine import HandFacts, Side, next_dealer, score_hand
+from scoring.games.domain.hand_table import AXES, code_width, encode, hand_outcome_table
 
 POINTS = (
     "make_points",

@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 
+from core.errors import DomainError
 from league.domain.pasted import (
     MAX_PASTED_LINES,
     PastedTeam,
@@ -11,7 +12,6 @@ from league.domain.pasted import (
     pasted_teams,
     recurring_dates,
 )
-from league.errors import DomainError
 
 
 def test_names_keep_their_line_numbers_and_a_tab_separates_an_email():

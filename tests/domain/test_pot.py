@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.pot import (
     BONUS,
     FINE,

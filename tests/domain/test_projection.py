@@ -7,8 +7,8 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
-from league.errors import DomainError
-from scoring.domain.projection import (
+from core.errors import DomainError
+from scoring.standings.domain.projection import (
     NightLeft,
     ProjectionInput,
     ProjectionPlayer,

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.errors import DomainError
-from scoring.domain.race import (
+from core.errors import DomainError
+from scoring.standings.domain.race import (
     RaceEntrant,
     RaceInput,
     _simulate,
@@ -216,7 +216,7 @@ def brute_wins_to_clinch(race: RaceInput, subject: int, spots: int) -> int | Non
 
 @pytest.mark.parametrize(("seed", "teams", "games", "measure", "draws"), CASES[::3])
 def test_wins_to_clinch_matches_brute_force(seed, teams, games, measure, draws):
-    from scoring.domain.race import _Race
+    from scoring.standings.domain.race import _Race
 
     race = random_race(random.Random(seed), teams, games, measure, draws)
     view = _Race(race)
@@ -380,7 +380,7 @@ def test_a_race_without_entrants_is_empty():
 def test_the_max_flow_matches_networkx(seed):
     import networkx as nx
 
-    from scoring.domain.race_flow import max_flow as _max_flow
+    from scoring.standings.domain.race_flow import max_flow as _max_flow
 
     rng = random.Random(seed)
     nodes = rng.randint(2, 14)
@@ -441,7 +441,7 @@ def reference_clinched(race: RaceInput, subject: int, spots: int, wins: int) -> 
 def test_wins_to_clinch_with_pruned_search_matches_the_plain_search_on_larger_leagues(seed):
     """Leagues too large to enumerate outcomes (11 teams, 26 games): the search that skips sets
     holding a core, with cores carried between counts of wins, against trying every set."""
-    from scoring.domain.race import _Race
+    from scoring.standings.domain.race import _Race
 
     rng = random.Random(seed)
     ids = list(range(1, 12))
@@ -466,7 +466,7 @@ def test_wins_to_clinch_with_pruned_search_matches_the_plain_search_on_larger_le
 def test_a_forty_team_race_with_sixteen_spots_finds_the_fewest_wins_within_its_budget():
     """The report's shared budget (a few flows an entrant) reaches the same counts of wins as
     an unlimited search: the cores keep the search short enough for 16 spots."""
-    from scoring.domain.race import _Race
+    from scoring.standings.domain.race import _Race
 
     # A real table's spread (strong teams won more of their 20 games), 10 nights left: the
     # plain search ran out of budget here and claimed one win too many for most teams.

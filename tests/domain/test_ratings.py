@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from league.errors import DomainError
-from scoring.domain.ratings import Prior, RatingSettings, compute_ratings
-from scoring.domain.standings import GameRecord
+from core.errors import DomainError
+from scoring.standings.domain.ratings import Prior, RatingSettings, compute_ratings
+from scoring.standings.domain.standings import GameRecord
 from tests.domain.test_standings import game
 
 
@@ -143,7 +143,7 @@ def test_ratings_are_json_able():
 def _openskill_reference(games, settings=None):
     """The ratings as openskill's own ``rate`` gives them, game by game in played order (the
     way :func:`compute_ratings` worked before it did the arithmetic itself)."""
-    from scoring.domain.ratings import MODELS, ORDINAL_Z
+    from scoring.standings.domain.ratings import MODELS, ORDINAL_Z
 
     settings = settings or RatingSettings()
     model = MODELS[settings.model](

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tests.domain.brackets_support import play_through
 from tournaments.domain.brackets import (
     BracketPart,

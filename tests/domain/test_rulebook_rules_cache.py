@@ -1,15 +1,15 @@
 """The rules a hand is scored under are built once per process for each set of a rulebook's
-options (``scoring.services.game_state.rulebook_rules``): whatever the options, and whichever
+options (``scoring.games.services.game_state.rulebook_rules``): whatever the options, and whichever
 options were asked for before, the answer is what ``Rulebook.from_options`` gives for them, or
 the same error."""
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.errors import DomainError
 from league.domain.rules import Rulebook as RulebookRules
-from league.errors import DomainError
 from league.models import Rulebook
-from scoring.services.game_state import _rules_of, rulebook_rules
+from scoring.games.services.game_state import _rules_of, rulebook_rules
 
 NAMES = [
     "target_score",

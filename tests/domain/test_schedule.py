@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.schedule import season_schedule
 
 

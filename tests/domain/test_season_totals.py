@@ -1,15 +1,16 @@
-"""Running totals (scoring.domain.season_totals) render exactly what the engines compute from all
-the games: player and team stats, standings with their reasons and Buchholz, nights; and after
-any sequence of games put in, taken out and changed, the totals equal those of the games left."""
+"""Running totals (scoring.standings.domain.season_totals) render exactly what the engines compute
+from all the games: player and team stats, standings with their reasons and Buchholz, nights; and
+after any sequence of games put in, taken out and changed, the totals equal those of the games
+left."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.domain.season_totals import GameShare, SeasonTotals, buchholz_changes
-from scoring.domain.standings import GameRecord, SeasonRules, compute_standings
-from scoring.domain.stats import (
+from scoring.standings.domain.season_totals import GameShare, SeasonTotals, buchholz_changes
+from scoring.standings.domain.standings import GameRecord, SeasonRules, compute_standings
+from scoring.standings.domain.stats import (
     HandRecord,
     HandTotals,
     hand_rows,

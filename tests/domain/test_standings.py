@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from league.errors import DomainError
-from scoring.domain.standings import (
+from core.errors import DomainError
+from scoring.standings.domain.standings import (
     GameRecord,
     SeasonRules,
     SideTally,

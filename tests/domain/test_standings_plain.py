@@ -1,11 +1,11 @@
-"""A standing's reason in a few words (scoring.domain.standings.plain), from the rows a snapshot
-stores: the measure that decided each row, against its neighbour."""
+"""A standing's reason in a few words (scoring.standings.domain.standings.plain), from the rows a
+snapshot stores: the measure that decided each row, against its neighbour."""
 
 import pytest
 
-from scoring.domain.standings import SeasonRules, compute_standings
-from scoring.domain.standings.plain import SHORT, short_reasons
-from scoring.domain.standings.rules import MEASURE_LABELS
+from scoring.standings.domain.standings import SeasonRules, compute_standings
+from scoring.standings.domain.standings.plain import SHORT, short_reasons
+from scoring.standings.domain.standings.rules import MEASURE_LABELS
 from tests.domain.test_standings import cycle_games, game
 
 

@@ -11,7 +11,7 @@ from itertools import pairwise
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.domain.standings import (
+from scoring.standings.domain.standings import (
     GROUP_MEASURES,
     MEASURE_LABELS,
     Bye,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from league.errors import DomainError
-from scoring.domain.standings import Bye, GameRecord, SeasonRules, compute_standings
+from core.errors import DomainError
+from scoring.standings.domain.standings import Bye, GameRecord, SeasonRules, compute_standings
 from tests.domain.test_standings import NAMES, game, order_of, reasons
 
 CHAIN = ("win_pct", "head_to_head", "point_diff")

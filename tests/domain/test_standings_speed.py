@@ -15,8 +15,14 @@ from collections import defaultdict
 import pytest
 from openskill.models import PlackettLuce
 
-from scoring.domain.ratings import MODELS, ORDINAL_Z, Prior, RatingSettings, compute_ratings
-from scoring.domain.standings import (
+from scoring.standings.domain.ratings import (
+    MODELS,
+    ORDINAL_Z,
+    Prior,
+    RatingSettings,
+    compute_ratings,
+)
+from scoring.standings.domain.standings import (
     SIDES,
     Bye,
     GameRecord,
@@ -24,10 +30,10 @@ from scoring.domain.standings import (
     SideTally,
     compute_standings,
 )
-from scoring.domain.standings import compute as standings_compute
-from scoring.domain.standings import records as standings_records
-from scoring.domain.standings import tiebreaks as standings_tiebreaks
-from scoring.domain.stats import (
+from scoring.standings.domain.standings import compute as standings_compute
+from scoring.standings.domain.standings import records as standings_records
+from scoring.standings.domain.standings import tiebreaks as standings_tiebreaks
+from scoring.standings.domain.stats import (
     HandRecord,
     HandTotals,
     PairRecord,

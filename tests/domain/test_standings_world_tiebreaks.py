@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.errors import DomainError
-from scoring.domain.season_totals import SeasonTotals
-from scoring.domain.standings import MEASURE_LABELS, SeasonRules, compute_standings
-from scoring.domain.standings.records import entrant_entries, record_of_entries
-from scoring.domain.standings.tiebreaks import Ranker
+from core.errors import DomainError
+from scoring.standings.domain.season_totals import SeasonTotals
+from scoring.standings.domain.standings import MEASURE_LABELS, SeasonRules, compute_standings
+from scoring.standings.domain.standings.records import entrant_entries, record_of_entries
+from scoring.standings.domain.standings.tiebreaks import Ranker
 from tests.domain.test_standings import NAMES, game
 
 A, B, C, D, E = 1, 2, 3, 4, 5  # Aces, Bowers, Clubs, Diamonds, Euchres
@@ -238,7 +238,7 @@ def test_buchholz_cut_1_and_median_split_what_buchholz_cannot():
 
 
 def test_byes_add_nothing_to_the_game_by_game_measures():
-    from scoring.domain.standings import Bye
+    from scoring.standings.domain.standings import Bye
 
     rules = SeasonRules(
         tiebreaks=("wins", "progressive", "sonneborn_berger"),

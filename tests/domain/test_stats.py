@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from league.errors import DomainError
-from scoring.domain.standings import GameRecord, SideTally
-from scoring.domain.stats import (
+from core.errors import DomainError
+from scoring.standings.domain.standings import GameRecord, SideTally
+from scoring.standings.domain.stats import (
     HandRecord,
     PairRecord,
     player_stats,

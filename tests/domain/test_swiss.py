@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.swiss import SwissEntry, SwissPairing, SwissRound, swiss_pairings
 
 

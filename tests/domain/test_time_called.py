@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.errors import DomainError
 from league.domain.rules import (
     PRESETS,
     GameLength,
@@ -18,8 +19,7 @@ from league.domain.rules import (
     TieAtTime,
     preset_rulebook,
 )
-from league.errors import DomainError
-from scoring.domain.engine import (
+from scoring.games.domain.engine import (
     GAME_START,
     GameState,
     HandFacts,

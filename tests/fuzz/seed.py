@@ -6,7 +6,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from league.models import Season
-from scoring import services as scoring
+from scoring.games import services as scoring
 from tests.factories import LeagueRoleFactory, PlayerFactory, SeasonFactory, TeamFactory
 from tournaments.services import brackets, nights
 

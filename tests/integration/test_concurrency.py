@@ -5,9 +5,9 @@ import threading
 import pytest
 from django.db import connections
 
-from league.errors import ConflictError
-from scoring import services
-from scoring.models import Hand
+from core.errors import ConflictError
+from scoring.games import services
+from scoring.games.models import Hand
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -81,8 +81,8 @@ def test_two_organisers_adding_overlapping_teams_at_once_get_one_team(make_seaso
     from tests.conftest import require
 
     require(settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "needs PostgreSQL")
+    from core.errors import DomainError
     from league import services as league_services
-    from league.errors import DomainError
     from league.models import Team
 
     season = make_season()

@@ -9,7 +9,7 @@ import pytest
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.postgresql.base import DatabaseWrapper
 
-from scoring.models import Hand
+from scoring.games.models import Hand
 from tests.api.test_hand_door import post_hand
 from tests.conftest import require
 

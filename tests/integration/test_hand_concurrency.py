@@ -8,9 +8,9 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from league.errors import ConflictError
-from scoring import services
-from scoring.models import Game, Hand
+from core.errors import ConflictError
+from scoring.games import services
+from scoring.games.models import Game, Hand
 from tests.conftest import require
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -63,7 +63,7 @@ def test_the_score_card_is_read_at_one_moment(make_game, settings, client, monke
     shows the game as it was before that hand (hand 2 to enter, 2–0), never the next number with
     the old score (hand 3 to enter, 2–0), which a phone would keep and show offline."""
     require(settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "needs PostgreSQL")
-    from scoring.captain import card
+    from scoring.games.captain import card
 
     game = make_game("standard")
     services.hand_record(game=game, data=services.HandInput(makers="A", tricks_won=5))

@@ -1,6 +1,6 @@
 """Each hand's stored packed counts against the pure domain, on the database the suite runs on
 (SQLite, then PostgreSQL): the generated columns ``Hand.maker_counts_*`` and
-``Hand.caller_counts_*`` (``scoring.hand_counts``) hold, field by field, what
+``Hand.caller_counts_*`` (``scoring.games.hand_counts``) hold, field by field, what
 ``HandTotals.from_rows`` counts for that one hand.
 
 - *grid*: every combination of the facts the counts read: makers A or B; no caller or the
@@ -14,8 +14,8 @@
   by ``HandTotals.from_rows`` alone; the maker counts are read off the makers' and defenders'
   side counts, the caller counts off the caller's own.
 - *left out*: thrown-in, misdealt and no longer current hands count for nothing in the domain;
-  their stored counts are never read, since the shares (``scoring.standings.shares``) sum only
-  the counted hands. The second test proves that on one game's share.
+  their stored counts are never read, since the shares (``scoring.standings.services.shares``) sum
+  only the counted hands. The second test proves that on one game's share.
 """
 
 from __future__ import annotations
@@ -25,17 +25,17 @@ import itertools
 import pytest
 
 from league.models import Season
-from scoring.domain.season_totals import Counted
-from scoring.domain.stats import (
-    HAND_COUNT_NAMES,
-    MAKER_COUNT_NAMES,
+from scoring.games.domain.counts import HAND_COUNT_NAMES, MAKER_COUNT_NAMES
+from scoring.games.hand_counts import FIELD_BITS, PER_SUM, SEAT_COUNT_NAMES
+from scoring.games.models import Game, Hand
+from scoring.standings.domain.season_totals import Counted
+from scoring.standings.domain.stats import (
     SIDE_COUNT_NAMES,
     HandTotals,
     side_counts,
 )
-from scoring.hand_counts import FIELD_BITS, PER_SUM, SEAT_COUNT_NAMES
-from scoring.models import Game, Hand, StandingGame
-from scoring.standings.shares import (
+from scoring.standings.models import StandingGame
+from scoring.standings.services.shares import (
     share_of,
     shares_counted,
     shares_in_played_order,

@@ -26,9 +26,10 @@ import pytest
 from django.core.cache import caches
 
 from league.models import Team
-from scoring.models import Hand, StandingSnapshot
-from scoring.selectors import season_results_version
-from scoring.tasks import sweep_stale_seasons
+from scoring.games.models import Hand
+from scoring.games.selectors import season_results_version
+from scoring.standings.models import StandingSnapshot
+from scoring.standings.tasks import sweep_stale_seasons
 from tests.conftest import require
 from tests.factories import team_game
 from tests.integration.conftest import (
@@ -229,6 +230,6 @@ def test_a_night_goes_on_while_redis_hangs_and_standings_catch_up(
 
 def _sent(task) -> bool:
     """Send ``task`` as beat does; a connection left broken by the outage may fail once."""
-    from scoring.enqueue import enqueue_safely
+    from core.enqueue import enqueue_safely
 
     return enqueue_safely(task)

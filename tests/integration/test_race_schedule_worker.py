@@ -7,7 +7,7 @@ scheduled through the API."""
 
 import pytest
 
-from scoring import services
+from scoring.games import services
 from tests.api.test_race_schedule import four_teams, race_of, schedule
 from tests.factories import team_game
 from tests.integration.conftest import wait_for

@@ -18,9 +18,10 @@ import urllib.request
 import pytest
 
 from league.models import Night, Player, Team
-from scoring import services
-from scoring.models import ResultChange, StandingSnapshot
-from scoring.standings import season_standings_recompute
+from scoring.games import services
+from scoring.games.models import ResultChange
+from scoring.standings.models import StandingSnapshot
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.factories import SeasonFactory, team_game
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

@@ -37,7 +37,7 @@ def test_the_worker_logs_the_recompute_under_the_hand_s_request_id(
         return [
             record
             for record in worker_records()
-            if record.get("logger") == "scoring.tasks"
+            if record.get("logger") == "scoring.standings.tasks"
             and f"standings of season {game.season_id} recomputed" in record.get("message", "")
         ]
 

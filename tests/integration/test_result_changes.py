@@ -7,10 +7,11 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from scoring import jobs, services
-from scoring.models import ResultChange, StandingSnapshot
-from scoring.selectors import season_results_version
-from scoring.standings import season_standings_recompute, stale_season_ids
+from scoring.games import jobs, services
+from scoring.games.models import ResultChange
+from scoring.games.selectors import season_results_version
+from scoring.standings.models import StandingSnapshot
+from scoring.standings.services.recompute import season_standings_recompute, stale_season_ids
 from tests.conftest import require
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -1,17 +1,17 @@
-"""The beat's sweep (``scoring.tasks.sweep_stale_seasons``) finds a season a lost job left stale,
-points or standings, and costs what is left to do: the rulebook check reads only the hands still
-derived under a superseded rulebook version and the hands of seasons whose snapshot was ranked
+"""The beat's sweep (``scoring.standings.tasks.sweep_stale_seasons``) finds a season a lost job left
+stale, points or standings, and costs what is left to do: the rulebook check reads only the hands
+still derived under a superseded rulebook version and the hands of seasons whose snapshot was ranked
 under another rulebook (or that have none), not every hand stored."""
 
 import pytest
 from django.db import connection
 
 from league.models import Season
-from scoring import jobs, services
-from scoring.models import StandingSnapshot
-from scoring.services.season_rules import season_change_rules
-from scoring.standings import season_standings_recompute
-from scoring.tasks import seasons_with_stale_points, sweep_stale_seasons
+from scoring.games import jobs, services
+from scoring.games.services.season_rules import season_change_rules
+from scoring.standings.models import StandingSnapshot
+from scoring.standings.services.recompute import season_standings_recompute
+from scoring.standings.tasks import seasons_with_stale_points, sweep_stale_seasons
 from tests.api.test_standings import team_season, win
 from tests.conftest import require
 from tests.factories import LeagueFactory, team_game
@@ -30,10 +30,13 @@ def test_a_rulebook_change_whose_job_was_lost_is_rederived_by_the_sweep(league, 
     assert seasons_with_stale_points() == [season.pk]
     sent = []
     monkeypatch.setattr(
-        "scoring.tasks.rederive_season_points.delay", lambda season_id: sent.append(season_id)
+        "scoring.standings.tasks.rederive_season_points.delay",
+        lambda season_id: sent.append(season_id),
     )
-    monkeypatch.setattr("scoring.tasks.recompute_season_standings.delay", lambda season_id: None)
-    monkeypatch.setattr("scoring.tasks.compute_season_race.delay", lambda season_id: None)
+    monkeypatch.setattr(
+        "scoring.standings.tasks.recompute_season_standings.delay", lambda season_id: None
+    )
+    monkeypatch.setattr("scoring.standings.tasks.compute_season_race.delay", lambda season_id: None)
     assert sweep_stale_seasons()["rederive"] == [season.pk]
     assert sent == [season.pk]
     services.season_rederive_points(season_id=season.pk)

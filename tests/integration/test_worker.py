@@ -4,8 +4,8 @@ periodic sweep repairs what a lost message left stale."""
 import pytest
 
 from league.models import Season
-from scoring.models import Hand
-from scoring.tasks import sweep_stale_seasons
+from scoring.games.models import Hand
+from scoring.standings.tasks import sweep_stale_seasons
 from tests.integration.conftest import wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -42,7 +42,7 @@ def test_rulebook_change_is_rederived_by_a_real_worker(
 
 def test_sweep_repairs_a_season_whose_message_was_lost(celery_worker_process, make_game):
     game = make_game("standard")
-    from scoring import services
+    from scoring.games import services
 
     services.hand_record(game=game, data=services.HandInput(makers="B", tricks_won=5))
     old_rulebook = game.season.rulebook
@@ -100,8 +100,8 @@ def test_the_race_follows_the_standings_on_its_own_queue(
     """A finished game's recompute asks for the season's race, which goes to the ``race`` queue;
     a worker started without ``-Q`` (as here) consumes it beside the default one."""
     from config.celery import app
-    from scoring import services
-    from scoring.models import StandingSnapshot
+    from scoring.games import services
+    from scoring.standings.models import StandingSnapshot
     from tests.integration.conftest import worker_name
 
     name = worker_name("test-worker")

@@ -15,7 +15,7 @@ import pytest
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
-from scoring.models import ResultChange
+from scoring.games.models import ResultChange
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,7 +62,7 @@ def console():
     """What the site's own console handler (settings.LOGGING) writes during the test, with the
     jobs' loggers at INFO, as on a worker (the embedded shape keeps them to warnings)."""
     (handler,) = [h for h in logging.getLogger().handlers if h.name == "console"]
-    jobs = logging.getLogger("scoring.tasks")
+    jobs = logging.getLogger("scoring.standings.tasks")
     written, level = io.StringIO(), jobs.level
     previous = handler.setStream(written)
     jobs.setLevel(logging.INFO)
@@ -97,7 +97,7 @@ def test_a_stored_hand_is_counted_once_and_its_request_timed_by_route_name(
 def test_a_hand_rolled_back_is_not_counted(client, make_game):
     from django.db import transaction
 
-    from scoring import services
+    from scoring.games import services
 
     game = make_game("standard")
     before = scrape(client).get(HANDS, 0)
@@ -204,7 +204,9 @@ def test_the_request_id_follows_a_hand_into_its_recompute_job(organiser_api, mak
     assert ("scoring.recompute_season_standings", "hand-post-7f3a") in received
     assert response["X-Request-ID"] == "hand-post-7f3a"
     lines = console.getvalue().splitlines()
-    recomputed = [line for line in lines if "scoring.tasks" in line and "recomputed" in line]
+    recomputed = [
+        line for line in lines if "scoring.standings.tasks" in line and "recomputed" in line
+    ]
     assert len(recomputed) == 1, lines
     assert request_id_of(recomputed[0]) == "hand-post-7f3a"
     assert f"standings of season {game.season_id} recomputed" in recomputed[0]
@@ -214,7 +216,7 @@ def test_the_request_id_follows_a_hand_into_its_recompute_job(organiser_api, mak
 
 
 def test_the_job_header_is_what_the_worker_binds():
-    """The header ``scoring.enqueue`` sends is the one ``config.celery`` reads, from a worker's
+    """The header ``core.enqueue`` sends is the one ``config.celery`` reads, from a worker's
     request (headers as attributes) and an eager one (``request.headers``)."""
     from types import SimpleNamespace
 
@@ -228,10 +230,10 @@ def test_the_job_header_is_what_the_worker_binds():
 def test_production_logs_are_json_lines_with_the_request_id():
     script = (
         "import logging, django; django.setup(); "
-        "from league.request_id import request_id_bind; "
-        "logging.getLogger('scoring.tasks').info('no request'); "
+        "from core.request_id import request_id_bind; "
+        "logging.getLogger('scoring.standings.tasks').info('no request'); "
         "request_id_bind('req-1'); "
-        "logging.getLogger('scoring.tasks').info('standings of season %s recomputed', 3, "
+        "logging.getLogger('scoring.standings.tasks').info('standings of season %s recomputed', 3, "
         "extra={'season_id': 3})"
     )
     env = {
@@ -253,6 +255,6 @@ def test_production_logs_are_json_lines_with_the_request_id():
     ]
     assert (records[1]["level"], records[1]["logger"], records[1]["season_id"]) == (
         "INFO",
-        "scoring.tasks",
+        "scoring.standings.tasks",
         3,
     )

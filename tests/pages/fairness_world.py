@@ -11,8 +11,8 @@ from collections import Counter
 from itertools import combinations
 
 from league.models import Season
-from scoring import services as scoring
-from scoring.models import Game
+from scoring.games import services as scoring
+from scoring.games.models import Game
 from tests.factories import NightFactory, SeasonFactory
 from tournaments.models import PlannedRound, Seat
 from tournaments.services import nights as night_services

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import datetime
 
-from scoring import services as scoring
-from scoring.domain.hand_input import HandInput
-from scoring.models import Game
+from scoring.games import services as scoring
+from scoring.games.domain.hand_input import HandInput
+from scoring.games.models import Game
 from tests.factories import NightFactory
 from tournaments.services import nights as night_services
 

@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from league.models import Night
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.api.test_brackets import make_teams, match_game
 from tests.factories import NightFactory
 from tournaments.models import Bracket

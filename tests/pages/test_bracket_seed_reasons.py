@@ -4,7 +4,7 @@ form; a bracket seeded before short reasons were stored shows its full sentences
 
 import pytest
 
-from scoring import services as scoring
+from scoring.games import services as scoring
 from tests.api.test_brackets import make_teams, seats
 from tournaments.models import Bracket, BracketEntry
 

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from league.models import Night
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.api.test_brackets import make_teams, match_game
 from tests.api.test_brackets_formats import POOL_RESULTS, finish_by, schedule_rows
 from tests.factories import LeagueRoleFactory

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.contrib.staticfiles import finders
 
-from scoring import services
-from scoring.models import Game, Hand
+from scoring.games import services
+from scoring.games.models import Game, Hand
 
 pytestmark = pytest.mark.django_db
 

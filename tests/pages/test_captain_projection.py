@@ -11,10 +11,10 @@ from itertools import product
 
 import pytest
 
+from core.errors import DomainError
 from league.domain.rules import PRESETS, GameLength
-from league.errors import DomainError
-from scoring.domain.engine import HandFacts, Side, next_dealer, score_hand
-from scoring.models import Hand
+from scoring.games.domain.engine import HandFacts, Side, next_dealer, score_hand
+from scoring.games.models import Hand
 
 pytestmark = pytest.mark.django_db
 

@@ -14,9 +14,9 @@ from django.test import Client
 
 from league import services as league_services
 from league.models import EmailConsent
-from scoring import services as scoring
-from scoring.domain.hand_input import HandInput
-from scoring.models import Game
+from scoring.games import services as scoring
+from scoring.games.domain.hand_input import HandInput
+from scoring.games.models import Game
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory
 from tournaments import tasks
 from tournaments.models import NightEmail, Seat

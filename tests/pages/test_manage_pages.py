@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from league.forms import OPTION_LABELS
 from league.models import AuditEntry, League, LeagueRole, Night, Rulebook, Season
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.factories import NightFactory, SeasonFactory, UserFactory
 from tests.pages.test_manage_permissions import disputed_game
 

@@ -24,8 +24,8 @@ from league.models import (
     Season,
     Team,
 )
-from scoring import services as scoring_services
-from scoring.models import Game, Hand
+from scoring.games import services as scoring_services
+from scoring.games.models import Game, Hand
 from tests.factories import (
     LeagueRoleFactory,
     NightFactory,

@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 
 from league.models import AuditEntry, Season
-from scoring import services as scoring
-from scoring.domain.hand_input import HandInput
+from scoring.games import services as scoring
+from scoring.games.domain.hand_input import HandInput
 from tests.factories import LeagueRoleFactory, NightFactory, SeasonFactory, TeamFactory, team_game
 from tests.pages.money_world import FORM, played_night
 from tournaments.models import SeasonMoney

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from league.models import Attendance, Night, Player
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.factories import LeagueRoleFactory, PlayerFactory
 from tests.pages.night_desk import flashes, post
 from tournaments.models import NightPlan, Seat, TableCard

@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from league.models import Attendance, AuditEntry, Night, Player, Rsvp, Season, SelfCheckIn
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory, TeamFactory, team_game
 from tests.pages.night_desk import flashes, post
 from tests.pages.test_table_cards import finish_round, publish

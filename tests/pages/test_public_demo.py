@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.management import call_command
 
 from league.models import League, Player, Season
-from scoring.models import Game
+from scoring.games.models import Game
 from tournaments.models import Bracket, BracketMatch, NightPlan, TeamSchedule
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ from html import unescape
 import pytest
 
 from league.models import League, Night, Player, Season, Team
-from scoring import services
-from scoring.standings import season_standings_recompute
+from scoring.games import services
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.factories import LeagueFactory, SeasonFactory, team_game
 
 pytestmark = pytest.mark.django_db
@@ -272,7 +272,7 @@ def test_player_page_links_and_recent_games_in_queries_that_do_not_grow(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.models import Game
+    from scoring.games.models import Game
 
     aces, bowers = known["teams"]["Aces"], known["teams"]["Bowers"]
     ann, al = aces.player_one, aces.player_two

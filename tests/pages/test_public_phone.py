@@ -10,8 +10,8 @@ from html import unescape
 import pytest
 
 from league.models import Attendance, League, Night, Player, Season
-from scoring import services
-from scoring.standings import season_standings_recompute
+from scoring.games import services
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.factories import GameFactory, NightFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db

@@ -3,9 +3,9 @@
 import pytest
 from django.core.cache import cache
 
-from scoring.public import present
-from scoring.race import season_race_compute
-from scoring.standings import season_standings_recompute
+from scoring.standings.public import present
+from scoring.standings.services.race import season_race_compute
+from scoring.standings.services.recompute import season_standings_recompute
 from tests.factories import race_season
 
 pytestmark = pytest.mark.django_db
@@ -115,7 +115,7 @@ def test_only_the_league_organisers_set_the_playoff_spots(client, league):
 
 
 def test_an_individual_seasons_standings_show_each_players_projected_range(client, league):
-    from scoring.domain.projection import rank_range_text
+    from scoring.standings.domain.projection import rank_range_text
     from tests.factories import individual_season
 
     season, _players = individual_season(league)

@@ -24,7 +24,7 @@ def row_of(html: str, name: str) -> str:
 def test_the_standings_page_drops_a_clinch_that_scheduled_games_undid(
     client, organiser_api, league, django_capture_on_commit_callbacks
 ):
-    from scoring import services
+    from scoring.games import services
 
     season, teams = four_teams(league)
     with django_capture_on_commit_callbacks(execute=True):

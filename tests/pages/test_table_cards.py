@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from league.models import Player, Season
-from scoring.models import Game
+from scoring.games.models import Game
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory, TeamFactory, team_game
 from tests.pages.night_desk import flashes, post
 from tournaments.models import Seat, TableCard

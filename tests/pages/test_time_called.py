@@ -11,7 +11,7 @@ from django.urls import reverse
 from league.domain.rules import PRESETS
 from league.forms import OPTION_LABELS
 from league.models import Season
-from scoring.models import Game, Hand
+from scoring.games.models import Game, Hand
 from tests.factories import TeamFactory, team_game
 from tests.pages.test_captain import card_url, form_fields, post_hand, text
 
@@ -127,7 +127,7 @@ def test_the_organiser_sets_a_time_limit_and_a_draw_at_time(organiser_client, ma
 
 
 def test_an_organiser_settles_a_dispute_by_taking_time_called_back(organiser_client, make_season):
-    from scoring import services
+    from scoring.games import services
 
     season = make_season("timed")
     game = team_game(season, TeamFactory(season=season), TeamFactory(season=season))

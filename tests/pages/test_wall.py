@@ -11,8 +11,8 @@ from django.test import Client
 from django.utils import timezone
 
 from league.models import Season
-from scoring import services as scoring_services
-from scoring.models import Game
+from scoring.games import services as scoring_services
+from scoring.games.models import Game
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory, TeamFactory, team_game
 from tests.pages.night_desk import flashes, post
 from tournaments.models import Seat

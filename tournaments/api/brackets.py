@@ -15,10 +15,10 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.errors import NotFoundError
 from league.api.filters import SeasonScopedArchivedFilter, filtered
 from league.api.serializers import RenameSerializer
 from league.api.views import parse
-from league.errors import NotFoundError
 from league.models import MAX_ID, Season
 from tournaments.api.clocks import clock_endpoint, clock_schema
 from tournaments.models import Bracket
@@ -35,6 +35,7 @@ from tournaments.services.brackets.corrections import (
     bracket_correct,
     bracket_correction_preview,
     bracket_withdraw_team,
+    correction_message,
 )
 from tournaments.services.brackets.create import SUPPORTED_KINDS, bracket_create, bracket_publish
 from tournaments.services.brackets.rename import bracket_rename
@@ -369,28 +370,6 @@ def preview_data(preview: CorrectionPreview) -> dict:
         "called_off": preview.called_off,
         "message": correction_message(preview),
     }
-
-
-def correction_message(preview: CorrectionPreview) -> str:
-    """The preview in one sentence, for the organiser to agree to."""
-    called_off = ""
-    if preview.called_off:
-        plural = "s" if preview.called_off > 1 else ""
-        called_off = f" Its game{plural} still in play {'are' if plural else 'is'} called off."
-    if preview.is_confirmation:
-        return (
-            f"{preview.new_winner} keeps {preview.code}: the result stands as it is; "
-            f"no later match changes.{called_off}"
-        )
-    head = f"{preview.new_winner} wins {preview.code} instead of {preview.old_winner}"
-    if not preview.reset and not preview.stopped:
-        return f"{head}; no later match changes.{called_off}"
-    parts = []
-    if preview.reset:
-        parts.append(f"resets {', '.join(preview.reset_codes)}")
-    if preview.stopped:
-        parts.append(f"stops the games of {', '.join(match.code for match in preview.stopped)}")
-    return f"{head}; this {' and '.join(parts)}.{called_off}"
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,14 +11,14 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from core.api.permissions import ReadOnlyOrOrganiser
+from core.errors import NotFoundError
 from league.access import is_league_organiser
 from league.api.filters import SeasonScopedArchivedFilter
-from league.api.permissions import ReadOnlyOrOrganiser
 from league.api.views import parse
-from league.errors import NotFoundError
 from league.models import Night, Player, Season
 from league.updates import night_reschedule
-from scoring.models import Game
+from scoring.games.models import Game
 from tournaments.api.clocks import clock_endpoint, clock_schema
 from tournaments.models import NightPlan
 from tournaments.services import nights as services

@@ -16,13 +16,13 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api.schema import ErrorSerializer
+from core.errors import NotFoundError
 from league import services as league_services
 from league.access import night_for_organiser, player_for_link, public_post_wait
-from league.api.schema import ErrorSerializer
-from league.errors import NotFoundError
 from league.models import Night, Rsvp
 from league.selectors import night_answers
-from scoring.access import captain_guess_refused
+from scoring.games.access import captain_guess_refused
 
 
 class RsvpLineSerializer(serializers.Serializer):

@@ -22,7 +22,12 @@ Words used here:
   archive lacks with their defaults.
 - *counts*: how many rows of each kind the header promises; a file with fewer lines was cut short.
 
-What a future version must do. Version 1 is the first. Bump :data:`ARCHIVE_VERSION` when a line's
+Versions: 1 is the first. 2 names the standings' kinds by the app that holds them since games and
+standings became two apps (``standings.standingsnapshot``, ``standings.standingline``,
+``standings.standinggame``; ``scoring.…`` in version 1): :data:`KINDS_RENAMED` is the step, and a
+version 1 archive imports through it.
+
+What a future version must do. Bump :data:`ARCHIVE_VERSION` when a line's
 meaning changes in a way a migration's defaults do not cover: a model added to or removed from
 :data:`ARCHIVE_MODELS`, a field removed or renamed, a new field that has no default, a value or a
 JSON field's shape read differently, accounts written another way. With the bump, write the step
@@ -47,13 +52,30 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from league.errors import ConflictError, DomainError
+from core.errors import ConflictError, DomainError
 
 ARCHIVE_FORMAT = "euchre-league-archive"
 """The header's ``format``: what says this file is a league archive at all."""
 
-ARCHIVE_VERSION = 1
+ARCHIVE_VERSION = 2
 """The format version this program writes, and the newest it reads."""
+
+KINDS_RENAMED: dict[int, dict[str, str]] = {
+    1: {
+        "scoring.standingsnapshot": "standings.standingsnapshot",
+        "scoring.standingline": "standings.standingline",
+        "scoring.standinggame": "standings.standinggame",
+    },
+}
+"""The step from each older format version to the next: record kinds renamed."""
+
+
+def kind_upgraded(label: str, version: int) -> str:
+    """A record kind of a ``version`` archive as this program names it."""
+    for step in range(version, ARCHIVE_VERSION):
+        label = KINDS_RENAMED.get(step, {}).get(label, label)
+    return label
+
 
 ACCOUNTS = "auth.user"
 """The record kind of accounts (the organisers' and everyone the league's rows name)."""
@@ -101,9 +123,9 @@ ARCHIVE_MODELS: tuple[tuple[str, str], ...] = (
     ("tournaments.bracketmatchgame", "match__bracket__season__league"),
     ("tournaments.bracketcorrection", "bracket__season__league"),
     ("tournaments.roundclock", "night__season__league|bracket__season__league"),
-    ("scoring.standingsnapshot", "season__league"),
-    ("scoring.standingline", "season__league"),
-    ("scoring.standinggame", "season__league"),
+    ("standings.standingsnapshot", "season__league"),
+    ("standings.standingline", "season__league"),
+    ("standings.standinggame", "season__league"),
     ("league.auditentry", "league"),
 )
 """Every record kind, in the archive's order, with the lookup from a row to its league (``a|b``:
@@ -184,7 +206,10 @@ def header_parse(line: str) -> ArchiveHeader:
             str(app): tuple(str(name) for name in names)
             for app, names in document["schema"].items()
         }
-        counts = {str(label): int(count) for label, count in document["counts"].items()}
+        counts = {
+            kind_upgraded(str(label), version): int(count)
+            for label, count in document["counts"].items()
+        }
         if document["passwords"] not in ("hashed", "removed"):
             raise ValueError(f"passwords {document['passwords']!r}")
         header = ArchiveHeader(
@@ -193,7 +218,7 @@ def header_parse(line: str) -> ArchiveHeader:
             schema=schema,
             counts=counts,
             passwords=document["passwords"] == "hashed",
-            version=ARCHIVE_VERSION,
+            version=version,
         )
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise ArchiveError(f"the archive's header is damaged: {error!r}") from None

@@ -41,8 +41,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from core.errors import DomainError
 from league.domain.words import ordinal
-from league.errors import DomainError
 
 
 class SlotKind(enum.StrEnum):

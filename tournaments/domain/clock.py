@@ -26,8 +26,8 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from core.errors import DomainError
 from league.domain.rules import Rulebook
-from league.errors import DomainError
 
 MINUTES_MIN = 1
 MINUTES_MAX = 240

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.brackets import (
     BYE_SLOT,
     BracketPart,

@@ -1,7 +1,7 @@
 """A season's fairness report: how evenly the season's seats spread partners, opponents, byes
 and strength, and how often its format lets the strongest finish first.
 
-Pure Python, no Django. The ratings are the league's own (:mod:`scoring.domain.ratings`,
+Pure Python, no Django. The ratings are the league's own (:mod:`scoring.standings.domain.ratings`,
 openskill with the season's default settings), replayed game by game in played order.
 
 Words used here
@@ -56,8 +56,8 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Literal
 
-from league.errors import DomainError
-from scoring.domain.ratings import RatingSettings, RatingState, rate_sides
+from core.errors import DomainError
+from scoring.standings.domain.ratings import RatingSettings, RatingState, rate_sides
 
 Format = Literal["teams", "individual"]
 Measure = Literal["wins", "win_pct"]

@@ -50,7 +50,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from league.errors import DomainError
+from core.errors import DomainError
 
 BONUS = "bonus"
 FINE = "fine"

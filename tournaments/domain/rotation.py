@@ -44,7 +44,7 @@ import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.rotation_chart import (
     MeetingCounts,
     Rotation,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.brackets import (
     BYE_SLOT,
     BracketPart,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.round_robin import RoundRobinRound, berger_rounds
 
 

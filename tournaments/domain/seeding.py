@@ -20,7 +20,7 @@ Pure Python: no Django import here.
 
 from __future__ import annotations
 
-from league.errors import DomainError
+from core.errors import DomainError
 
 POOL_NAMES = "ABCDEFGHIJK"
 """Pools are named with single letters, which start their matches' codes (``B2-1``); they stop

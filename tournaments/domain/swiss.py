@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from league.errors import DomainError
+from core.errors import DomainError
 
 
 @dataclass(frozen=True)

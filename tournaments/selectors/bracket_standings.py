@@ -13,8 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.domain.standings import Bye, GameRecord, SeasonRules, Standings, compute_standings
-from scoring.models import Game
+from scoring.games.models import Game
+from scoring.standings.domain.standings import (
+    Bye,
+    GameRecord,
+    SeasonRules,
+    Standings,
+    compute_standings,
+)
 from tournaments.domain.brackets import Structure
 from tournaments.models import BracketMatch, BracketMatchGame
 

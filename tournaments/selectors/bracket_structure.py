@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.brackets import Structure
 from tournaments.domain.elimination import double_elimination, single_elimination
 from tournaments.domain.round_robin import pools_knockout, round_robin

@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 from django.utils import timezone
 
+from core.errors import NotFoundError
 from league.access import is_league_organiser
 from league.domain.words import ordinal
-from league.errors import NotFoundError
 from league.models import Night, Season, Team
-from scoring.domain.standings import Standings
-from scoring.models import Game
+from scoring.games.models import Game
+from scoring.standings.domain.standings import Standings
 from tournaments.domain.brackets import play
 from tournaments.models import Bracket, BracketEntry, BracketMatch, BracketMatchGame
 from tournaments.selectors.bracket_standings import pool_tables, swiss_standings

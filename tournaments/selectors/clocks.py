@@ -19,8 +19,8 @@ from datetime import datetime
 from django.utils import timezone
 
 from league.models import Night
-from scoring.models import Game
-from scoring.services import rulebook_rules
+from scoring.games.models import Game
+from scoring.games.services import rulebook_rules
 from tournaments.domain.clock import ClockReading, clock_read, remaining_text, rulebook_minutes
 from tournaments.models import Bracket, BracketMatchGame, RoundClock
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.db.models import Q
 
+from core.errors import NotFoundError
 from league.access import is_league_organiser, season_for_organiser
-from league.errors import NotFoundError
 from league.models import Player, Season, Team
-from scoring.domain.standings.rules import DEFAULT_TIEBREAKS
-from scoring.models import Game
+from scoring.games.models import Game
+from scoring.standings.domain.standings.rules import DEFAULT_TIEBREAKS
 from tournaments.domain.fairness import (
     DEFAULT_RUNS,
     DEFAULT_SEED,

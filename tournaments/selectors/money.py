@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from league.access import night_for_organiser, season_for_organiser
 from league.models import Attendance, Night, Player, Season, Team
-from scoring.models import Game, Hand
+from scoring.games.models import Game, Hand
 from tournaments.domain.pot import (
     MoneyRules,
     NightEntrant,

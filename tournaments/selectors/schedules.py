@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from league.models import Night, Season, Team
-from scoring.models import Game
+from scoring.games.models import Game
 from tournaments.models import TeamSchedule
 
 

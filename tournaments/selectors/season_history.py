@@ -15,8 +15,9 @@ Words: see ``tournaments.domain.rotation_season``. A selector: it never writes.
 from __future__ import annotations
 
 from league.models import Night
-from scoring.domain.ratings import RatingSettings
-from scoring.models import Game, StandingSnapshot
+from scoring.games.models import Game
+from scoring.standings.domain.ratings import RatingSettings
+from scoring.standings.models import StandingSnapshot
 from tournaments.domain.rotation import SeasonHistory
 from tournaments.models import PlannedRound, Seat
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from league.models import Night, Season
-from scoring.models import Game
+from scoring.games.models import Game
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.loader import MigrationLoader
 from django.db.models import Q
 
-from league.errors import ConflictError, NotFoundError
+from core.errors import ConflictError, NotFoundError
 from league.models import League
 from tournaments.domain.archive import (
     ACCOUNT_FIELDS,
@@ -53,6 +53,7 @@ from tournaments.domain.archive import (
     accounts_message,
     counts_check,
     header_parse,
+    kind_upgraded,
     record_kind_check,
     schema_problem,
     taken_ids_message,
@@ -341,6 +342,7 @@ class Restorer:
                     f"the archive is damaged at line {self.line}: not a row",
                     code="archive_damaged",
                 )
+            label = record["model"] = kind_upgraded(label, self.header.version)
             record_kind_check(label, self.last)
             if label != self.last:
                 self.flush()
@@ -458,7 +460,7 @@ def ids_after_the_imported(models) -> None:
 
 def league_import(*, lines: Iterable[str], use_existing_accounts: bool = False) -> ImportSummary:
     """Restore the archive whose lines are ``lines`` into this database, in one transaction, or
-    write nothing and raise a :class:`~league.errors.DomainError` that says why.
+    write nothing and raise a :class:`~core.errors.DomainError` that says why.
 
     ``use_existing_accounts``: an account of the archive whose username exists here is that
     account (unchanged: its password and rights here are kept), instead of a refusal."""

@@ -11,8 +11,8 @@ it back exactly as it was.
 
 Both are audited (``<kind>.archive`` / ``<kind>.restore``) in the transaction that makes the
 change, and open to the organisers of the row's league only. Archiving or restoring a night
-logs a result change for each of its games that counted (``scoring.services``), so the standings
-are recomputed through the same door as any other change to results.
+logs a result change for each of its games that counted (``scoring.games.services``), so the
+standings are recomputed through the same door as any other change to results.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import ConflictError, NotFoundError
 from league.access import require_league_organiser
 from league.audit import actor_of, audit_record
-from league.errors import ConflictError, NotFoundError
 from league.models import League, Night, Season
-from scoring import services as scoring_services
-from scoring.models import Game
+from scoring.games import services as scoring_services
+from scoring.games.models import Game
 from tournaments.models import Bracket
 
 KINDS: dict[str, type] = {"season": Season, "night": Night, "bracket": Bracket}

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.errors import ConflictError, DomainError
 from league.access import require_league_organiser
 from league.audit import actor_of, audit_record
-from league.errors import ConflictError, DomainError
 from league.models import Night
-from scoring.models import Game
-from scoring.services import rulebook_rules
+from scoring.games.models import Game
+from scoring.games.services import rulebook_rules
 from tournaments.domain.clock import (
     clock_minutes,
     clock_read,

@@ -6,8 +6,8 @@ Words: see :mod:`tournaments.domain.fairness`. The report itself is read, never 
 
 from __future__ import annotations
 
+from core.errors import DomainError
 from league.access import require_league_organiser
-from league.errors import DomainError
 from league.models import Season
 from league.services import season_option_set
 

@@ -8,8 +8,8 @@ list down, never back up, so two transactions never wait for each other in a cir
 3. a planned round of that night (:func:`planned_round_lock`, :func:`planned_rounds_lock`);
 4. a bracket (:func:`bracket_lock`, :func:`bracket_of_game_lock`): parent of its entries,
    matches, match games and corrections;
-5. last, a game, which ``scoring.services`` locks itself when a night or a bracket calls a game
-   off or records it (``game_void``).
+5. last, a game, which ``scoring.games.services`` locks itself when a night or a bracket calls a
+   game off or records it (``game_void``).
 
 Each lock is ``select_for_update()``; where related rows are read in the same query, ``of=``
 names the locked row alone. The advance's lock (:func:`bracket_of_game_lock`, once per finished

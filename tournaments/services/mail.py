@@ -36,10 +36,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from core.errors import DomainError, NotFoundError
 from league import services as league_services
-from league.errors import DomainError, NotFoundError
 from league.models import EmailConsent, Night, Player
-from scoring.models import Game
+from scoring.games.models import Game
 from tournaments import jobs
 from tournaments.models import NightEmail, NightPlan
 from tournaments.services.nights import PlayerRound, night_chart, night_players, player_schedule

@@ -28,14 +28,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from core.errors import ConflictError, DomainError, NotFoundError
 from league import services as league_services
 from league.access import require_league_organiser
 from league.audit import SELF_CHECK_IN, actor_of, audit_record
 from league.domain.rules import Rulebook as RulebookRules
-from league.errors import ConflictError, DomainError, NotFoundError
 from league.models import Attendance, AuditEntry, Night, Player, Rsvp, Season, SelfCheckIn
-from scoring import services as scoring_services
-from scoring.models import Game
+from scoring.games import services as scoring_services
+from scoring.games.models import Game
 from tournaments import jobs
 from tournaments.domain.rotation import (
     PlannedNight,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 
 from league.models import Attendance, Night, Player
-from scoring.models import Game, Hand
+from scoring.games.models import Game, Hand
 from tournaments.models import NightPlan, PlannedRound, Seat
 from tournaments.services.nights import player_schedule
 from tournaments.services.wall import SEAT_NAMES

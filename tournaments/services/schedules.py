@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 
+from core.errors import ConflictError, DomainError
 from league import services as league_services
 from league.access import require_league_organiser
-from league.errors import ConflictError, DomainError
 from league.models import Night, Season
-from scoring import services as scoring_services
+from scoring.games import services as scoring_services
 from tournaments.domain.schedule import season_schedule
 from tournaments.models import TeamSchedule
 from tournaments.services.locks import season_lock

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Count, Max
 
+from core.errors import NotFoundError
 from league.access import require_league_organiser
-from league.errors import NotFoundError
 from league.models import Night, Player
-from scoring.models import Game
+from scoring.games.models import Game
 from tournaments.models import BracketMatch, NightPlan, PlannedRound, Seat, TableCard
 
 

@@ -28,7 +28,7 @@ from django.db.models import Count, Max
 from django.utils import timezone
 
 from league.models import Night, Season
-from scoring.models import Game
+from scoring.games.models import Game
 from tournaments.models import Bracket, NightPlan, PlannedRound
 from tournaments.selectors.nav import season_published_brackets
 from tournaments.services.nights import RoundChart, night_chart

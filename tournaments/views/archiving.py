@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from core.errors import DomainError
 from league import access
-from league.errors import DomainError
 from league.manage.views import workspace
 from league.models import Night, Season
 from tournaments.services.archiving import (

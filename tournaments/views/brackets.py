@@ -31,11 +31,10 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.errors import AccessDeniedError, DomainError, NotFoundError
 from league.access import is_league_organiser, season_for_organiser
-from league.errors import AccessDeniedError, DomainError, NotFoundError
 from league.forms import form_id, whole_number
 from league.models import Night, Season
-from tournaments.api.brackets import correction_message
 from tournaments.models import Bracket, BracketMatch
 from tournaments.selectors.brackets import (
     BracketSummary,
@@ -51,6 +50,7 @@ from tournaments.services.brackets.corrections import (
     bracket_correct,
     bracket_correction_preview,
     bracket_withdraw_team,
+    correction_message,
 )
 from tournaments.services.brackets.create import (
     SUPPORTED_KINDS,

@@ -22,12 +22,12 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from core.errors import DomainError, NotFoundError
 from league.access import is_league_organiser
-from league.errors import DomainError, NotFoundError
 from league.forms import whole_number
 from league.models import Season
-from scoring import selectors as scoring_selectors
-from scoring.public.views import public
+from scoring.standings import selectors as standings_selectors
+from scoring.standings.public.views import public
 from tournaments.selectors.brackets import bracket_for_viewer
 from tournaments.selectors.clocks import ClockView, current_clock
 from tournaments.selectors.nav import season_published_brackets
@@ -91,8 +91,8 @@ def round_clock(request):
 @never_cache
 @public
 def wall_clock(request, slug: str, season_id: int):
-    league = scoring_selectors.league_public_get(slug=slug)
-    season = scoring_selectors.season_public_get(league=league, season_id=season_id)
+    league = standings_selectors.league_public_get(slug=slug)
+    season = standings_selectors.season_public_get(league=league, season_id=season_id)
     night = wall_night(season=season)
     if night is not None:
         view = current_clock(night=night)

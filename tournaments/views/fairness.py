@@ -19,7 +19,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from league.errors import AccessDeniedError, DomainError, NotFoundError
+from core.errors import AccessDeniedError, DomainError, NotFoundError
 from tournaments.selectors import fairness as selectors
 from tournaments.services.fairness import season_fairness_publish
 

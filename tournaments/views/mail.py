@@ -20,11 +20,11 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from core.errors import DomainError, NotFoundError
 from league.access import email_signup_wait
-from league.errors import DomainError, NotFoundError
 from league.models import Player
 from league.services import email_consent_wording
-from scoring.selectors import league_public_get
+from scoring.standings.selectors import league_public_get
 from tournaments.services import mail
 
 

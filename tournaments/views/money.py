@@ -19,7 +19,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from league.errors import DomainError
+from core.errors import DomainError
 from league.manage import exports
 from league.manage.views import csv_response, form_error, workspace
 from tournaments.domain.pot import (

@@ -28,15 +28,15 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
 
+from core.errors import AccessDeniedError, DomainError, NotFoundError
+from core.qr import qr_svg
 from league.access import is_league_organiser
-from league.errors import AccessDeniedError, DomainError, NotFoundError
 from league.forms import form_id, whole_number
 from league.models import Attendance, Player
-from league.qr import qr_svg
 from league.selectors import night_answers
 from league.services import player_link_url, roster_player_named
-from scoring.models import Game
-from scoring.selectors import night_race_stakes
+from scoring.games.models import Game
+from scoring.standings.selectors import night_race_stakes
 from tournaments.domain.rotation import full_cycle_length
 from tournaments.models import NightPlan, PlannedRound
 from tournaments.selectors.clocks import current_clock, season_round_minutes

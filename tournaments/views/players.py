@@ -11,7 +11,7 @@
   so an organiser who turns a door check-in down turns that phone away for the night too.
 
 A wrong token is a guess at a secret, counted with the wrong captain links
-(``scoring.access.captain_guess_refused``): 404, or 429 past the limits. The POSTs are limited
+(``scoring.games.access.captain_guess_refused``): 404, or 429 past the limits. The POSTs are limited
 per address and phone (``league.access.public_post_wait``).
 """
 
@@ -28,13 +28,13 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.errors import DomainError, NotFoundError
 from league import services as league_services
 from league.access import player_for_link, public_post_wait
-from league.errors import DomainError, NotFoundError
 from league.forms import form_id
 from league.models import Night, Player
 from league.selectors import player_next_night
-from scoring.access import captain_guess_refused
+from scoring.games.access import captain_guess_refused
 from tournaments.services import nights as night_services
 from tournaments.services.player_night import player_last_night, player_night, player_tonight
 

@@ -5,7 +5,7 @@ current game (``/t/<game token>/``, whose own link keeps working), or, between r
 that says the table waits for the next round (and who sits there next), polled by htmx so it
 moves on to the next game by itself; without JavaScript, "Check again" reloads it. A wrong
 token gets the captain's "link doesn't work" page, and counts as a guess as a wrong captain link
-does (``scoring.access.captain_guess_refused``).
+does (``scoring.games.access.captain_guess_refused``).
 """
 
 from django.http import HttpResponse, HttpResponseRedirect
@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from league.errors import NotFoundError
-from scoring.access import captain_guess_refused
+from core.errors import NotFoundError
+from scoring.games.access import captain_guess_refused
 from tournaments.services import nights as night_services
 from tournaments.services import tables as services
 

@@ -17,8 +17,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.views.decorators.vary import vary_on_headers
 
-from scoring import selectors as scoring_selectors
-from scoring.public.views import public, standings_context
+from scoring.standings import selectors as standings_selectors
+from scoring.standings.public.views import public, standings_context
 from tournaments.selectors.brackets import bracket_summary
 from tournaments.services.wall import wall_get, wall_version
 from tournaments.views.brackets import BOX_GEOMETRY, bracket_drawing
@@ -92,9 +92,9 @@ def _context(season) -> dict:
 @public
 @vary_on_headers("HX-Request")
 def wall_page(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
-    league = scoring_selectors.league_public_get(slug=slug)
-    season = scoring_selectors.season_public_get(league=league, season_id=season_id)
-    versions = ":".join(map(str, scoring_selectors.season_page_versions(season_id=season.pk)))
+    league = standings_selectors.league_public_get(slug=slug)
+    season = standings_selectors.season_public_get(league=league, season_id=season_id)
+    versions = ":".join(map(str, standings_selectors.season_page_versions(season_id=season.pk)))
     part = "partial" if request.htmx else "page"
     key = f"public:wall:{request.path}:{part}:{versions}:{wall_version(season=season)}"
     content = cache.get(key)

@@ -9,7 +9,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.brackets import Structure, structure_as_dict
 from tournaments.domain.elimination import double_elimination, single_elimination
 from tournaments.domain.round_robin import round_robin

@@ -13,9 +13,12 @@ from django.db import transaction
 
 from league import services as league_services
 from league.models import League, Night, Season
-from scoring import services as scoring_services
-from scoring.models import Game
-from scoring.standings import season_set_standing_rules, season_standings_recompute
+from scoring.games import services as scoring_services
+from scoring.games.models import Game
+from scoring.standings.services.recompute import (
+    season_set_standing_rules,
+    season_standings_recompute,
+)
 from tournaments.models import Bracket, BracketMatchGame
 from tournaments.services import nights as night_services
 from tournaments.services.brackets.advance import bracket_advance

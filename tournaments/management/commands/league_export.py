@@ -3,7 +3,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.services.archive import archive_writer, league_export
 
 

@@ -5,7 +5,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.services.archive import archive_lines, archive_reader, league_import
 
 

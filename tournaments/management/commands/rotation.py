@@ -5,7 +5,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from league.errors import DomainError
+from core.errors import DomainError
 from tournaments.domain.rotation import build_rotation, rotation_report
 
 

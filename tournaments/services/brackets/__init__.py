@@ -1,7 +1,7 @@
 """Services that write brackets: the only writers of brackets, their entries, matches, match games
 and corrections. Each one locks the bracket row, asks the engine (``tournaments.domain``), writes,
-and creates the games of the matches that became ready through ``scoring.services.game_create``.
-Reading a bracket is ``tournaments.selectors.brackets``.
+and creates the games of the matches that became ready through
+``scoring.games.services.game_create``. Reading a bracket is ``tournaments.selectors.brackets``.
 
 The rooms of this package:
 
@@ -32,8 +32,8 @@ Words used here (see ``tournaments.models.brackets`` and ``tournaments.domain.br
   of a fixed number of hands, is simply followed by another).
 - *void a link*: a match game that stops counting (its match was reset by a correction, forfeited,
   or its teams changed, or it was already won). The game row is kept as it was played; an
-  unfinished one is called off (``scoring.services.game_void``: voided, its captain link revoked),
-  so nobody scores a game that no longer counts.
+  unfinished one is called off (``scoring.games.services.game_void``: voided, its captain link
+  revoked), so nobody scores a game that no longer counts.
 - *reconcile*: read a match's result from its finished counting games, whatever the signal said
   (a game finished, its winner changed, it was reopened; or a signal was lost). A ready match a
   team has won is decided; a match decided by its games that they no longer support is marked

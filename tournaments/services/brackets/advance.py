@@ -29,8 +29,8 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
-from league.errors import DomainError
-from scoring.models import Game
+from core.errors import DomainError
+from scoring.games.models import Game
 from tournaments.domain.brackets import MatchState, MatchStatus, advance, play
 from tournaments.models import Bracket, BracketMatch, BracketMatchGame
 from tournaments.selectors.bracket_structure import bracket_structure

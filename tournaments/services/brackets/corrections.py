@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import ConflictError, DomainError
 from league.access import require_league_organiser
-from league.errors import ConflictError, DomainError
 from league.models import Team
-from scoring.models import Game
+from scoring.games.models import Game
 from tournaments.domain.brackets import correct_result, play
 from tournaments.models import Bracket, BracketCorrection, BracketMatch, BracketMatchGame
 from tournaments.services.brackets.advance import bracket_reconcile
@@ -64,6 +64,28 @@ class CorrectionPreview:
     @property
     def reset_codes(self) -> list[str]:
         return [match.code for match in self.reset]
+
+
+def correction_message(preview: CorrectionPreview) -> str:
+    """The preview in one sentence, for the organiser to agree to."""
+    called_off = ""
+    if preview.called_off:
+        plural = "s" if preview.called_off > 1 else ""
+        called_off = f" Its game{plural} still in play {'are' if plural else 'is'} called off."
+    if preview.is_confirmation:
+        return (
+            f"{preview.new_winner} keeps {preview.code}: the result stands as it is; "
+            f"no later match changes.{called_off}"
+        )
+    head = f"{preview.new_winner} wins {preview.code} instead of {preview.old_winner}"
+    if not preview.reset and not preview.stopped:
+        return f"{head}; no later match changes.{called_off}"
+    parts = []
+    if preview.reset:
+        parts.append(f"resets {', '.join(preview.reset_codes)}")
+    if preview.stopped:
+        parts.append(f"stops the games of {', '.join(match.code for match in preview.stopped)}")
+    return f"{head}; this {' and '.join(parts)}.{called_off}"
 
 
 def _preview(loaded: LoadedBracket, code: str, winner: Team | int) -> CorrectionPreview:

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.errors import ConflictError, DomainError
 from league.access import require_league_organiser
 from league.domain.words import ordinal
-from league.errors import ConflictError, DomainError
 from league.models import Night, Season, Team
-from scoring.domain.standings.plain import short_reasons
-from scoring.models import StandingSnapshot
-from scoring.standings import season_standings_recompute
+from scoring.standings.domain.standings.plain import short_reasons
+from scoring.standings.models import StandingSnapshot
+from scoring.standings.services.recompute import season_standings_recompute
 from tournaments.domain.brackets import play, structure_as_dict
 from tournaments.domain.swiss import SwissEntry, swiss_pairings
 from tournaments.models import Bracket, BracketEntry, BracketMatch

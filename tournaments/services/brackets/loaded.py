@@ -15,7 +15,7 @@ from typing import NamedTuple
 from django.db import router
 
 from league.models import Player, Team
-from scoring.models import Game
+from scoring.games.models import Game
 from tournaments.domain.brackets import Structure
 from tournaments.models import Bracket, BracketEntry, BracketMatch, BracketMatchGame
 from tournaments.selectors.bracket_standings import (

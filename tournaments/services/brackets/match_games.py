@@ -13,9 +13,9 @@ from collections.abc import Collection, Sequence
 
 from django.utils import timezone
 
-from league.errors import ConflictError
-from scoring import services as scoring_services
-from scoring.models import Game
+from core.errors import ConflictError
+from scoring.games import services as scoring_services
+from scoring.games.models import Game
 from tournaments.models import BracketMatch, BracketMatchGame
 from tournaments.services.brackets.loaded import (
     IN_PLAY,

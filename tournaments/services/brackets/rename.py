@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from core.errors import ConflictError, DomainError
 from league.access import require_league_organiser
 from league.audit import actor_of, audit_record
-from league.errors import ConflictError, DomainError
 from tournaments.models import Bracket
 
 NAME_MAX_LENGTH: int = Bracket._meta.get_field("name").max_length

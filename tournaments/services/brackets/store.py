@@ -16,7 +16,7 @@ from django.db import connections, router
 from django.db.models import Field
 from django.utils import timezone
 
-from scoring.models import Game
+from scoring.games.models import Game
 from tournaments.models import Bracket, BracketMatch
 from tournaments.services.brackets.loaded import (
     MATCH_ATTNAMES,

@@ -8,9 +8,9 @@ from collections import Counter
 
 from django.utils import timezone
 
-from league.errors import DomainError
+from core.errors import DomainError
 from league.models import Team
-from scoring.domain.standings import Standings
+from scoring.standings.domain.standings import Standings
 from tournaments.domain.swiss import SwissEntry, swiss_pairings
 from tournaments.models import Bracket, BracketMatch
 from tournaments.selectors.bracket_standings import swiss_standings

@@ -1,0 +1,353 @@
+"""The standings service: load a season's finished games and hands, call the standings, stats and
+ratings engines, and store one snapshot. Also how a recompute is asked for, coalesced.
+
+- *results version*: grows by one at every committed change to a season's results: a hand
+  recorded, undone or corrected, a final score, a game called off (each logs a ``ResultChange``
+  row, *pending* until a recompute folds it), or a rulebook or standing-rules change (which raise
+  ``Season.results_version``, the folded counter, directly). The version is the folded counter
+  plus the pending rows. A snapshot remembers the version it was computed from; a recompute with
+  nothing newer does nothing (idempotent).
+- *coalescing*: forty tables entering hands at once ask for forty recomputes; only one is queued
+  at a time per season (a short-lived cache key, the *pending key*), and it reads the newest
+  version when it runs. A run clears the key first, so a change committed after that queues the
+  next run.
+- *no change lost*: a change commits, then asks for a run (``cache.add`` of the pending key;
+  the one that set it sends the job). A run clears the key before it reads anything. So a change
+  committed before the clearing is read by that run, and a change whose ``add`` comes after the
+  clearing sets the key again and queues the next run: either way some run reads it. Should the
+  job not be sent (broker down) or the key expire unused, the change stays pending (its
+  ``ResultChange`` row) and the beat's sweep queues the run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import pickle
+import time
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
+
+from core.errors import DomainError
+from league.models import Season
+from scoring.games import jobs
+from scoring.games.models import Game, ResultChange
+from scoring.standings.domain.season_totals import stats_line_digest
+from scoring.standings.domain.standings import SeasonRules
+from scoring.standings.models import StandingGame, StandingLine, StandingSnapshot
+from scoring.standings.services.race_games import EMPTY_DIGEST, games_digests
+from scoring.standings.services.values import Computed, snapshot_values
+
+
+def season_rules(season: Season) -> SeasonRules:
+    return _rules_from(season.standing_rules or {})
+
+
+def _rules_from(options: dict[str, Any]) -> SeasonRules:
+    values = dict(options)
+    if "tiebreaks" in values:
+        values["tiebreaks"] = tuple(values["tiebreaks"])
+    unknown = sorted(set(values) - set(SeasonRules.__dataclass_fields__))
+    if unknown:
+        raise DomainError(f"unknown standings option: {', '.join(unknown)}", field=unknown[0])
+    return SeasonRules(**values)
+
+
+_LARGE_PARTS = ("ratings", "nights")
+
+
+def season_standings_recompute(*, season_id: int, force: bool = False) -> StandingSnapshot | None:
+    """Fold the season's pending changes into a new snapshot, if there are any (or ``force``).
+    It first clears the season's pending key (see *no change lost*).
+
+    Returns the new snapshot, or ``None`` when the stored one was already current or another
+    recompute folded changes meanwhile (it then asks for another run; nothing is lost). Reads, in
+    this order, the season's folded counter, the pending changes, the stored snapshot (the
+    *base*), then the results. When every pending change names its game, the base is at the
+    folded counter and was ranked under the same rules, only those games are recounted and
+    folded into the base's running totals (see :mod:`scoring.standings.services.values`); otherwise,
+    or with ``force``, the same fold starts from empty and counts every game. When none of the
+    pending changes' games counts for the standings (a bracket's games), nothing is folded: the
+    snapshot's version (and a current race's) moves on and no race is asked for.
+
+    It computes in a transaction that holds no lock anything but another recompute of the season
+    waits on (:func:`one_fold_at_a_time`; it replaces the recounted games' stored shares, rows
+    only recomputes touch) and ends by locking the season's row
+    against other folds (``FOR NO KEY UPDATE``: hand writes, which only reference the row, never
+    wait on it), checking the counter has not moved (else the base may be stale: it gives up, its
+    shares rolled back, and asks again), deleting exactly the changes it read, adding their
+    number to the counter and storing the snapshot at that version. A change committed after the
+    read stays pending, so the season stays visibly stale until a run has seen it.
+    """
+    jobs.standings_pending_clear(season_id)
+    season = Season.objects.get(pk=season_id)
+    folded = season.results_version
+    pending = list(
+        ResultChange.objects.filter(season_id=season_id).order_by("pk").values_list("pk", "game_id")
+    )
+    version = folded + len(pending)
+    base = (
+        StandingSnapshot.objects.filter(season=season)
+        .only("results_version", "basis", "ratings", "nights")
+        .first()
+    )
+    if base is not None and base.results_version >= version and not pending and not force:
+        return None
+    changed = {game_id for _pk, game_id in pending}
+    if force or base is None or base.results_version != folded or None in changed:
+        base, changed = None, None  # recount everything
+    elif not _counts_any(season, changed):
+        return _version_moved_on(season_id, folded, pending, base.results_version)
+    started = time.perf_counter()
+    with transaction.atomic():
+        one_fold_at_a_time(season_id)
+        try:
+            with transaction.atomic():
+                computed = snapshot_values(
+                    season, season_rules(season), base=base, changed_game_ids=changed
+                )
+        except IntegrityError:  # another fold is storing the same games' shares: it goes first
+            transaction.on_commit(lambda: jobs.standings_recompute_soon(season_id))
+            return None
+        computed.values |= {"results_version": version, "computed_at": timezone.now()}
+        computed.values["duration_ms"] = int((time.perf_counter() - started) * 1000)
+        locked = (
+            Season.objects.select_for_update(no_key=True).only("results_version").get(pk=season_id)
+        )
+        if locked.results_version != folded:
+            # Another run folded changes (or the rules changed) since this one read: its results
+            # may be newer than ours, and our base older. Leave what is pending to the next run.
+            transaction.set_rollback(True)
+            jobs.standings_recompute_soon(season_id)
+            return None
+        pending_ids = [pk for pk, _game_id in pending]
+        for start in range(0, len(pending_ids), 900):  # under SQLite's limit of query variables
+            ResultChange.objects.filter(pk__in=pending_ids[start : start + 900]).delete()
+        Season.objects.filter(pk=season_id).update(results_version=version)
+        if not _snapshot_store(season.pk, version, computed):
+            transaction.set_rollback(True)  # never go back to an older version
+            return None
+    # The ratings and night lines load when first read: the caller just wrote them and most
+    # callers never look.
+    return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
+
+
+def _counts_any(season: Season, game_ids: set[int]) -> bool:
+    """Whether any of the games counts for the standings (finished or not: a season game called
+    off leaves the race's games), or was counted by the stored snapshot (a share is stored)."""
+    ids = sorted(game_ids)
+    for start in range(0, len(ids), 900):  # under SQLite's limit of variables in a query
+        chunk = ids[start : start + 900]
+        if Game.objects.filter(pk__in=chunk, counts_for_standings=True).exists():
+            return True
+        if StandingGame.objects.filter(season=season, game_id__in=chunk).exists():
+            return True
+    return False
+
+
+def _version_moved_on(
+    season_id: int, folded: int, pending: list[tuple[int, int]], base_version: int
+) -> StandingSnapshot | None:
+    """Changes only of games the standings do not count (a bracket's): nothing of the snapshot
+    changes, so it is not recomputed. Its version (and its race's, if the race was current, since
+    such games are not among the race's games either) moves on to take them in, as a fold would,
+    in one short transaction; no race is asked for."""
+    version = folded + len(pending)
+    with transaction.atomic():
+        locked = (
+            Season.objects.select_for_update(no_key=True).only("results_version").get(pk=season_id)
+        )
+        if locked.results_version != folded:  # another run folded meanwhile: leave it to the next
+            transaction.on_commit(lambda: jobs.standings_recompute_soon(season_id))
+            return None
+        pending_ids = [pk for pk, _game_id in pending]
+        for start in range(0, len(pending_ids), 900):  # under SQLite's limit of query variables
+            ResultChange.objects.filter(pk__in=pending_ids[start : start + 900]).delete()
+        Season.objects.filter(pk=season_id).update(results_version=version)
+        stored = StandingSnapshot.objects.filter(season_id=season_id, results_version=base_version)
+        stored.filter(race_version=base_version).update(
+            results_version=version, race_version=version
+        )
+        stored.update(results_version=version)
+    return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season_id=season_id)
+
+
+def one_fold_at_a_time(season_id: int) -> None:
+    """Wait until no other recompute of the season is in its transaction, and keep the next
+    waiting until this transaction ends: on PostgreSQL, a transaction-level advisory lock on the
+    season (hand writes never take it, and reads never wait on it). A fold reads back the shares
+    it stored (the played order, the ratings' replay): no other fold may rewrite them meanwhile.
+    (SQLite has one writer at a time: its transactions wait on each other already.)"""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [fold_lock_key(season_id)]
+            )
+
+
+def fold_lock_key(season_id: int) -> str:
+    """The name of the season's fold lock (:func:`one_fold_at_a_time`)."""
+    return f"standings:fold:{season_id}"
+
+
+def _snapshot_store(season_id: int, version: int, computed: Computed) -> bool:
+    """Store the computed snapshot and its per-entrant lines (in the caller's transaction),
+    unless a newer snapshot is there; say whether it was stored. Only the lines whose digest
+    changed are written: after one game, mostly the stats of its four players."""
+    values = computed.values
+    stored = StandingSnapshot.objects.filter(season_id=season_id, results_version__lte=version)
+    if not stored.update(**values):
+        if StandingSnapshot.objects.filter(season_id=season_id).exists():
+            return False  # a newer snapshot is there
+        try:
+            with transaction.atomic():
+                StandingSnapshot.objects.create(season_id=season_id, **values)
+        except IntegrityError:
+            return False  # a concurrent run created it first
+    standing_lines_write(season_id=season_id, computed=computed)
+    # The race is worked out from the snapshot, once it is committed.
+    transaction.on_commit(lambda: jobs.race_compute_soon(season_id))
+    return True
+
+
+def standing_lines_write(*, season_id: int, computed: Computed) -> None:
+    """Write the computed lines whose digest changed and delete the lines that are gone (every
+    stored line not given, when the lines are ``complete``). Call inside the transaction that
+    stores the snapshot, so readers never see lines of another version."""
+    digests = {
+        key: line_digest(data, key[0]) for key, data in computed.lines.items() if data is not None
+    }
+    digests |= {key: digest for key, (digest, _render) in computed.rendered.items()}
+    given = computed.lines.keys() | computed.rendered.keys()
+    stored_lines = StandingLine.objects.filter(season_id=season_id)
+    if not computed.complete:
+        stored_lines = stored_lines.filter(kind__in={kind for kind, _entrant in given})
+    stored = {
+        (kind, entrant): (pk, digest)
+        for pk, kind, entrant, digest in stored_lines.values_list(
+            "pk", "kind", "entrant_id", "digest"
+        )
+    }
+    changed = [
+        key for key, digest in digests.items() if key not in stored or stored[key][1] != digest
+    ]
+    stale = [
+        pk
+        for key, (pk, digest) in stored.items()
+        if digests.get(key, digest) != digest
+        or (key not in digests and (computed.complete or key in given))
+    ]
+    for start in range(0, len(stale), 900):  # under SQLite's limit of variables in a query
+        StandingLine.objects.filter(pk__in=stale[start : start + 900]).delete()
+    fresh = [
+        StandingLine(
+            season_id=season_id,
+            kind=key[0],
+            entrant_id=key[1],
+            data=computed.lines[key] if key in computed.lines else computed.rendered[key][1](),
+            digest=digests[key],
+        )
+        for key in changed
+    ]
+    stats = [line for line in fresh if line.kind in _STATS_KINDS]
+    StandingLine.objects.bulk_create(
+        [line for line in fresh if line.kind not in _STATS_KINDS], batch_size=500
+    )
+    # A stats line runs to tens of kilobytes in a large season (its partners and opponents): one
+    # row to a statement, so that its JSON is a parameter of its own, escaped by libpq. Several
+    # rows to a statement go as one array per column on PostgreSQL (Django's bulk insert), whose
+    # quoting psycopg does in Python: 58 MB of stats lines took 13 s of that, and 3 s this way.
+    StandingLine.objects.bulk_create(stats, batch_size=1)
+
+
+_STATS_KINDS = (StandingLine.Kind.PLAYER, StandingLine.Kind.TEAM)
+
+
+# --------------------------------------------------------------------------------------------
+# Per-entrant lines: the snapshot split by entrant, so one player's line is one row read
+# --------------------------------------------------------------------------------------------
+
+
+def line_digest(line: dict[str, Any], kind: str | None = None) -> str:
+    """A digest of a line's data (of ``kind``, else told by its fields), to tell a changed line
+    from an unchanged one.
+
+    A stats line's (player or team: the lines with opponents) is taken from its counts
+    (``stats_line_digest``).
+    Any other line's over its pickle without memo (``fast``): built only from the values (and
+    their order, which the engines fix), never from which objects happen to be shared."""
+    if kind is None:
+        is_stats = "opponents" in line
+    else:
+        is_stats = kind in (StandingLine.Kind.PLAYER, StandingLine.Kind.TEAM)
+    if is_stats:
+        return stats_line_digest(line)
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.fast = True
+    pickler.dump(line)
+    return hashlib.md5(buffer.getvalue(), usedforsecurity=False).hexdigest()
+
+
+def stale_season_ids() -> list[int]:
+    """Seasons with changes not yet folded into their snapshot, or with results and no snapshot,
+    or whose snapshot is behind their folded counter (the rules changed)."""
+
+    return list(
+        Season.objects.filter(
+            Exists(ResultChange.objects.filter(season_id=OuterRef("pk")))
+            | Q(results_version__gt=0, snapshot__isnull=True)
+            | Q(snapshot__results_version__lt=F("results_version"))
+        )
+        .order_by()
+        .values_list("pk", flat=True)
+    )
+
+
+def stale_race_season_ids() -> list[int]:
+    """Seasons whose snapshot is newer than its playoff race (or has no race yet), or whose
+    games still to play are not those the race was computed from (a game added, moved or
+    removed: the games digest of :mod:`scoring.standings.services.race_games` differs)."""
+    behind = Q(race_version__isnull=True) | Q(race_version__lt=F("results_version"))
+    stale = set(StandingSnapshot.objects.filter(behind).values_list("season_id", flat=True))
+    computed = StandingSnapshot.objects.exclude(behind).values_list("season_id", "race_games")
+    current = games_digests()  # what is left to play, of every season
+    stale.update(
+        season_id
+        for season_id, digest in computed
+        if current.get(season_id, EMPTY_DIGEST) != digest
+    )
+    return sorted(stale)
+
+
+def season_set_standing_rules(*, season: Season, rules: dict[str, Any], user=None) -> Season:
+    """Choose how a season ranks: the tie-break chain, best K nights, minimum games, forfeits,
+    what a bye is worth and how many make the playoffs (the cut line of the playoff race).
+    Checked by the standings engine before anything is written; the standings are then
+    recomputed (after commit), and the change is in the audit trail."""
+    from league.audit import SYSTEM, actor_of, audit_record
+
+    _rules_from(rules)  # refuses unknown options and impossible combinations, writing nothing
+    options = {name: list(value) if name == "tiebreaks" else value for name, value in rules.items()}
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        before = dict(locked.standing_rules or {})
+        locked.standing_rules = options
+        locked.results_version += 1
+        locked.save(update_fields=["standing_rules", "results_version"])
+        audit_record(
+            league=locked.league_id,
+            season=locked,
+            actor=actor_of(user, default=SYSTEM),
+            action="standings.rules",
+            target=locked,
+            before=before,
+            after=options,
+        )
+        season_id = locked.pk
+        transaction.on_commit(lambda: jobs.standings_recompute_soon(season_id))
+    season.refresh_from_db()
+    return season

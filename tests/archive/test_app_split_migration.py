@@ -1,0 +1,113 @@
+"""A database migrated under the layout before the split (one ``scoring`` app holding games and
+standings) migrates to the split one (``scoring.games``, label ``scoring``; ``scoring.standings``,
+label ``standings``) with every row intact, on SQLite and on PostgreSQL.
+
+The move is a change of state only (``scoring.0019_standings_move_out`` and
+``standings.0001_initial``): no table is dropped, renamed or rewritten. So the database as the old
+layout left it is the demo's database migrated back to ``scoring.0018`` with no ``standings``
+migration: the same tables, ``django_migrations`` without the two new rows and the standings'
+content types under ``scoring``. From there the migration forward must keep every row of every
+table as it was, give the standings' content types (and the permissions on them) to the new app,
+and leave the product reading the old rows: the public standings page shows the demo's standings.
+"""
+
+import hashlib
+from io import StringIO
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.contrib.contenttypes.models import ContentType
+from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
+
+from league.models import Season
+from scoring.standings.models import StandingLine, StandingSnapshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE_SPLIT = [("scoring", "0018_time_called"), ("standings", None)]
+MOVED = ("standinggame", "standingsnapshot", "standingline")
+
+
+def migrate(targets) -> None:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+
+
+def latest() -> list[tuple[str, str]]:
+    executor = MigrationExecutor(connection)
+    return executor.loader.graph.leaf_nodes()
+
+
+def every_row() -> dict[str, tuple[int, str]]:
+    """Each table's row count and a digest of its rows in primary-key order (the migration
+    bookkeeping and the content types left out: those are what the migration may change)."""
+    found = {}
+    skipped = {"django_migrations", "django_content_type", "django_session"}
+    with connection.cursor() as cursor:
+        for table in sorted(set(connection.introspection.table_names()) - skipped):
+            if table.startswith("sqlite_"):
+                continue
+            quoted = connection.ops.quote_name(table)
+            cursor.execute(f"SELECT * FROM {quoted}")
+            rows = sorted(repr(row) for row in cursor.fetchall())
+            found[table] = (len(rows), hashlib.sha256("\n".join(rows).encode()).hexdigest())
+    return found
+
+
+def test_the_demo_database_of_the_old_layout_migrates_with_every_row_intact():
+    call_command("demo_league", stdout=StringIO())
+    season = Season.objects.filter(snapshot__isnull=False).order_by("pk").first()
+    assert season is not None
+    snapshot = StandingSnapshot.objects.get(season=season)
+    lines = StandingLine.objects.count()
+    assert lines > 0
+    permission_ids = set(
+        Permission.objects.filter(content_type__app_label="standings").values_list("pk", flat=True)
+    )
+    assert len(permission_ids) == 4 * len(MOVED)  # add, change, delete, view of each model
+
+    migrate(BEFORE_SPLIT)
+    try:
+        # The database as the old layout left it: the standings' rows in the scoring app's
+        # tables, their content types (and permissions) under "scoring", no "standings" migration.
+        assert set(
+            ContentType.objects.filter(model__in=MOVED).values_list("app_label", flat=True)
+        ) == {"scoring"}
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT COUNT(*) FROM django_migrations WHERE app = 'standings'")
+            assert cursor.fetchone() == (0,)
+            cursor.execute("SELECT COUNT(*) FROM scoring_standingline")
+            assert cursor.fetchone() == (lines,)
+        before = every_row()
+        assert before["scoring_standingsnapshot"][0] >= 1
+        assert before["scoring_hand"][0] > 0
+    finally:
+        migrate(latest())
+
+    assert every_row() == before  # every table, every row, as it was
+    assert set(ContentType.objects.filter(model__in=MOVED).values_list("app_label", flat=True)) == {
+        "standings"
+    }
+    assert (
+        set(
+            Permission.objects.filter(content_type__app_label="standings").values_list(
+                "pk", flat=True
+            )
+        )
+        == permission_ids
+    )  # the same permission rows, now the standings app's
+    reread = StandingSnapshot.objects.get(season=season)
+    assert (reread.pk, reread.results_version, reread.standings) == (
+        snapshot.pk,
+        snapshot.results_version,
+        snapshot.standings,
+    )
+    assert StandingLine.objects.count() == lines
+    page = Client().get(f"/l/{season.league.slug}/s/{season.pk}/")
+    assert page.status_code == 200
+    first = snapshot.standings["rows"][0]["name"]
+    assert first in page.content.decode()
