@@ -16,6 +16,8 @@ columns: it needs a migration (``makemigrations`` notices), which recomputes eve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from django.db.models import BigIntegerField, Case, F, Q, Value, When
@@ -29,8 +31,19 @@ _NOT_ALONE = ("hands", "euchres_inflicted")
 SEAT_COUNT_NAMES = tuple(name for name in HAND_COUNT_NAMES if name not in _NOT_ALONE)
 """A caller's own counts in one game (the rest of ``HAND_COUNT_NAMES`` are never theirs alone
 when no lone defender is named)."""
-# share_of writes a caller's own counts back in HAND_COUNT_NAMES order, zero at these two:
-assert [HAND_COUNT_NAMES.index(name) for name in _NOT_ALONE] == [0, 8]
+_IN_HAND_COUNT_ORDER = itemgetter(
+    *(
+        SEAT_COUNT_NAMES.index(name) if name in SEAT_COUNT_NAMES else len(SEAT_COUNT_NAMES)
+        for name in HAND_COUNT_NAMES
+    )
+)
+
+
+def caller_hand_counts(own: Sequence[int]) -> tuple[int, ...]:
+    """A caller's own counts (``SEAT_COUNT_NAMES`` order, as unpacked from the packed fields) in
+    ``HAND_COUNT_NAMES`` order, 0 at the counts never theirs alone."""
+    return _IN_HAND_COUNT_ORDER((*own[: len(SEAT_COUNT_NAMES)], 0))
+
 
 MAKER_COLUMNS = tuple(
     f"maker_counts_{index}" for index in range(-(-len(MAKER_COUNT_NAMES) // PER_SUM))

@@ -9,6 +9,7 @@ from core.errors import NotFoundError
 from league.models import Player, Season
 from scoring.games import selectors
 from scoring.standings import selectors as standings_selectors
+from scoring.standings.domain.stats import AVERAGE, COUNT, POINTS, STATS_LINE, StatField
 from scoring.standings.models import StandingSnapshot
 
 
@@ -20,29 +21,31 @@ class PairRecordSerializer(serializers.Serializer):
     draws = serializers.IntegerField()
 
 
-class PlayerStatsLineSerializer(serializers.Serializer):
-    player_id = serializers.IntegerField()
-    games = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    losses = serializers.IntegerField()
-    draws = serializers.IntegerField()
-    forfeit_wins = serializers.IntegerField()
-    forfeit_losses = serializers.IntegerField()
-    hands = serializers.IntegerField()
-    points_for = serializers.FloatField()
-    points_against = serializers.FloatField()
-    points_per_game = serializers.FloatField()
-    calls = serializers.IntegerField(help_text="Hands this player called trump.")
-    calls_made = serializers.IntegerField(help_text="Calls the makers made good (3+ tricks).")
-    marches = serializers.IntegerField()
-    loners_tried = serializers.IntegerField()
-    loners_made = serializers.IntegerField()
-    loners_marched = serializers.IntegerField()
-    euchres_suffered = serializers.IntegerField()
-    euchres_inflicted = serializers.IntegerField()
-    reneges = serializers.IntegerField()
-    partners = PairRecordSerializer(many=True)
-    opponents = PairRecordSerializer(many=True)
+_FIELD_OF_KIND = {
+    COUNT: serializers.IntegerField,
+    POINTS: serializers.FloatField,
+    AVERAGE: serializers.FloatField,
+}
+
+
+def _stat_field(stat: StatField) -> serializers.Field:
+    return _FIELD_OF_KIND[stat.kind](help_text=stat.description or None)
+
+
+# A player's stats line: player_id, the fields of the domain's STATS_LINE in its order, then the
+# partner and opponent records. Built with type() so that the fields come from the declaration;
+# a serializer's fields keep the order they were made in.
+PlayerStatsLineSerializer = type(
+    "PlayerStatsLineSerializer",
+    (serializers.Serializer,),
+    {
+        "__module__": __name__,
+        "player_id": serializers.IntegerField(),
+        **{stat.name: _stat_field(stat) for stat in STATS_LINE},
+        "partners": PairRecordSerializer(many=True),
+        "opponents": PairRecordSerializer(many=True),
+    },
+)
 
 
 class PlayerRatingSerializer(serializers.Serializer):

@@ -65,6 +65,7 @@ from scoring.standings.domain.standings.compute import rank_records
 from scoring.standings.domain.standings.records import EntrantRecord
 from scoring.standings.domain.stats import (
     EUCHRES_INFLICTED_INDEX,
+    GAME_COUNT_NAMES,
     GAME_FIELD_COUNT,
     HAND_COUNT_FIELDS,
     HAND_COUNT_NAMES,
@@ -76,7 +77,13 @@ from scoring.standings.domain.stats import (
     stats_fields,
 )
 
-LINE_LENGTH = GAME_FIELD_COUNT + HAND_COUNT_FIELDS  # a stats line: game fields, then hand counts
+LINE_NAMES = (*GAME_COUNT_NAMES, *HAND_COUNT_NAMES)
+"""A stats line's counts as the totals keep them: its game counts, then its hand counts."""
+LINE_LENGTH = len(LINE_NAMES)
+_GAMES, _WINS, _LOSSES, _DRAWS, _POINTS_FOR, _POINTS_AGAINST = (
+    LINE_NAMES.index(name)
+    for name in ("games", "wins", "losses", "draws", "points_for", "points_against")
+)
 _RECORD_NAMES = (
     "games",
     "wins",
@@ -306,7 +313,7 @@ class SeasonTotals:
             line[GAME_FIELD_COUNT + EUCHRES_INFLICTED_INDEX] += sign * side[_BOTH_INFLICTED]
             line[GAME_FIELD_COUNT + _RENEGES_INDEX] += sign * side[_BOTH_RENEGES]
             changed.add(who)
-            if not line[0]:  # no game left: listed no more
+            if not line[_GAMES]:  # no game left: listed no more
                 del players[who], self.partners[who], self.opponents[who]
         for row in counted.teams:
             team = row.who
@@ -318,7 +325,7 @@ class SeasonTotals:
             for offset in range(HAND_COUNT_FIELDS):
                 line[GAME_FIELD_COUNT + offset] += sign * row.side[offset]
             self.changed_teams.add(team)
-            if not line[0]:
+            if not line[_GAMES]:
                 del self.teams[team], self.team_opponents[team]
         records = self.records
         for row in counted.teams if self.is_teams else counted.players:
@@ -584,12 +591,12 @@ class SeasonTotals:
 
 
 def _add_game_fields(line: list, row: SeatSums, sign: int) -> None:
-    line[0] += sign * row.games
-    line[1] += sign * row.wins
-    line[2] += sign * row.losses
-    line[3] += sign * row.draws
-    line[6] += sign * row.points_for
-    line[7] += sign * row.points_against
+    line[_GAMES] += sign * row.games
+    line[_WINS] += sign * row.wins
+    line[_LOSSES] += sign * row.losses
+    line[_DRAWS] += sign * row.draws
+    line[_POINTS_FOR] += sign * row.points_for
+    line[_POINTS_AGAINST] += sign * row.points_against
 
 
 def _take(pairs: dict[int, int], other: int, step: int) -> None:
@@ -628,17 +635,7 @@ def pair_counts(records: Iterable[Mapping[str, int]]) -> dict[int, int]:
 
 
 def _line_of(data: Mapping[str, Any]) -> list:
-    return [
-        data["games"],
-        data["wins"],
-        data["losses"],
-        data["draws"],
-        data["forfeit_wins"],
-        data["forfeit_losses"],
-        data["points_for"],
-        data["points_against"],
-        *(data[name] for name in HAND_COUNT_NAMES),
-    ]
+    return [data[name] for name in LINE_NAMES]
 
 
 def stats_line_digest(data: Mapping[str, Any]) -> str:

@@ -51,7 +51,7 @@ side tally
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, make_dataclass
 from typing import Any, NamedTuple
 
 from core.errors import DomainError
@@ -188,11 +188,80 @@ class PairRecord(NamedTuple):
     draws: int
 
 
-# A line of game counts, while it is added up (player and team stats alike).
+class StatField(NamedTuple):
+    """One field of a stats line (see :data:`STATS_LINE`)."""
+
+    name: str
+    label: str
+    """The field in words, for people (a page's heading)."""
+    kind: str
+    """``"count"`` (a whole number), ``"points"`` (whole, or a fraction after an adjustment) or
+    ``"average"`` (a fraction)."""
+    counted_from: str
+    """``"games"`` (a game count: :data:`GAME_COUNT_NAMES`), ``"hands"`` (a hand count:
+    :data:`HAND_COUNT_NAMES`), or ``""`` when worked out from the others."""
+    group: str = ""
+    """Fields of one group are read together (a page shows them in one row)."""
+    description: str = ""
+    """What the field counts, where its name does not say it all (the API schema's text)."""
+
+
+COUNT, POINTS, AVERAGE = "count", "points", "average"
+STATS_LINE = (
+    StatField("games", "Games", COUNT, "games"),
+    StatField("wins", "Wins", COUNT, "games", group="record"),
+    StatField("losses", "Losses", COUNT, "games", group="record"),
+    StatField("draws", "Draws", COUNT, "games", group="record"),
+    StatField("forfeit_wins", "Forfeit wins", COUNT, "games", group="forfeits"),
+    StatField("forfeit_losses", "Forfeit losses", COUNT, "games", group="forfeits"),
+    StatField("hands", "Hands", COUNT, "hands"),
+    StatField("points_for", "Points for", POINTS, "games", group="points"),
+    StatField("points_against", "Points against", POINTS, "games", group="points"),
+    StatField("points_per_game", "Points per game", AVERAGE, ""),
+    StatField(
+        "calls", "Calls", COUNT, "hands", group="calls",
+        description="Hands this player called trump.",
+    ),
+    StatField(
+        "calls_made", "Calls made", COUNT, "hands", group="calls",
+        description="Calls the makers made good (3+ tricks).",
+    ),
+    StatField("marches", "Marches", COUNT, "hands"),
+    StatField("loners_tried", "Loners tried", COUNT, "hands", group="loners"),
+    StatField("loners_made", "Loners made", COUNT, "hands", group="loners"),
+    StatField("loners_marched", "Loners marched", COUNT, "hands", group="loners"),
+    StatField("euchres_suffered", "Euchres suffered", COUNT, "hands", group="euchres"),
+    StatField("euchres_inflicted", "Euchres inflicted", COUNT, "hands", group="euchres"),
+    StatField("reneges", "Reneges", COUNT, "hands"),
+)  # fmt: skip
+"""A player's or team's stats line, in order: the one list of its fields. :class:`PlayerStats`,
+:class:`TeamStats`, the game and hand counts they are added up from, the totals that keep them
+between recomputes, the API's serializer and the public pages' stats all take their fields from
+here (a player's stats line is ``player_id``, these, ``partners`` and ``opponents``; a team's
+``team_id``, these and ``opponents``). Every word is defined in the module docstring."""
+STATS_LINE_NAMES = tuple(stat.name for stat in STATS_LINE)
+if tuple(stat.name for stat in STATS_LINE if stat.counted_from == "hands") != HAND_COUNT_NAMES:
+    raise ImportError("STATS_LINE's hand counts must be HAND_COUNT_NAMES, in its order")
+GAME_COUNT_NAMES = tuple(stat.name for stat in STATS_LINE if stat.counted_from == "games")
+"""A line of game counts, while it is added up (player and team stats alike), in this order."""
+GAME_FIELD_COUNT = len(GAME_COUNT_NAMES)
 _GAMES, _WINS, _LOSSES, _DRAWS, _FORFEIT_WINS, _FORFEIT_LOSSES, _POINTS_FOR, _POINTS_AGAINST = (
-    range(8)
+    GAME_COUNT_NAMES.index(name)
+    for name in (
+        "games",
+        "wins",
+        "losses",
+        "draws",
+        "forfeit_wins",
+        "forfeit_losses",
+        "points_for",
+        "points_against",
+    )
 )
-GAME_FIELD_COUNT = 8
+# A game's result adds 1 at _WINS + 0, 1 or 2 (won, lost, drawn; see _game_lines).
+assert (_LOSSES, _DRAWS) == (_WINS + 1, _WINS + 2)
+_POINTS_NAMES = tuple(stat.name for stat in STATS_LINE if stat.kind == POINTS)
+_PYTHON_TYPES = {COUNT: int, POINTS: int | float, AVERAGE: float}
 
 
 def pair_records(pairs: Mapping[int, list[int]]) -> tuple[PairRecord, ...]:
@@ -225,94 +294,67 @@ def _plain(value: float) -> int | float:
 
 
 def stats_fields(line: list, hand_counts: list[int]) -> dict[str, Any]:
-    """The fields player and team stats share, from a game line and the hand counts."""
-    games, points_for = line[_GAMES], line[_POINTS_FOR]
-    return {
-        "games": games,
-        "wins": line[_WINS],
-        "losses": line[_LOSSES],
-        "draws": line[_DRAWS],
-        "forfeit_wins": line[_FORFEIT_WINS],
-        "forfeit_losses": line[_FORFEIT_LOSSES],
-        "hands": hand_counts[_HANDS],
-        "points_for": _plain(points_for),
-        "points_against": _plain(line[_POINTS_AGAINST]),
-        "points_per_game": points_for / games if games else 0.0,
-        **dict(zip(HAND_COUNT_NAMES[1:], hand_counts[1:HAND_COUNT_FIELDS], strict=True)),
+    """The fields player and team stats share (:data:`STATS_LINE`), from a game line and the
+    hand counts."""
+    values = dict(zip(GAME_COUNT_NAMES, line[:GAME_FIELD_COUNT], strict=True))
+    values.update(zip(HAND_COUNT_NAMES, hand_counts[:HAND_COUNT_FIELDS], strict=True))
+    games, points_for = values["games"], values["points_for"]
+    values["points_per_game"] = points_for / games if games else 0.0
+    for name in _POINTS_NAMES:
+        values[name] = _plain(values[name])
+    return values
+
+
+def _player_to_dict(self) -> dict[str, Any]:
+    """A JSON-able dict (tuples of records become lists of dicts)."""
+    return _plain_fields(self) | {
+        "partners": _pair_dicts(self.partners),
+        "opponents": _pair_dicts(self.opponents),
     }
 
 
-@dataclass(frozen=True)
-class PlayerStats:
-    """One player's season, from hands and games (every word is defined in the module docstring).
+def _team_to_dict(self) -> dict[str, Any]:
+    """A JSON-able dict (tuples of records become lists of dicts)."""
+    return _plain_fields(self) | {"opponents": _pair_dicts(self.opponents)}
+
+
+def _stats_class(name: str, own_id: str, records: tuple[str, ...], to_dict, doc: str) -> type:
+    """A frozen dataclass of ``own_id``, the fields of :data:`STATS_LINE`, then ``records``."""
+    return make_dataclass(
+        name,
+        [
+            (own_id, int),
+            *((stat.name, _PYTHON_TYPES[stat.kind]) for stat in STATS_LINE),
+            *((record, tuple[PairRecord, ...]) for record in records),
+        ],
+        namespace={"__module__": __name__, "__doc__": doc, "to_dict": to_dict},
+        frozen=True,
+    )
+
+
+PlayerStats = _stats_class(
+    "PlayerStats",
+    "player_id",
+    ("partners", "opponents"),
+    _player_to_dict,
+    """One player's season, from hands and games (every word is defined in the module docstring):
+    ``player_id``, the fields of :data:`STATS_LINE`, ``partners`` and ``opponents``.
 
     ``partners`` and ``opponents`` are sorted by the other player's id.
-    """
-
-    player_id: int
-    games: int
-    wins: int
-    losses: int
-    draws: int
-    forfeit_wins: int
-    forfeit_losses: int
-    hands: int
-    points_for: int | float
-    points_against: int | float
-    points_per_game: float
-    calls: int
-    calls_made: int
-    marches: int
-    loners_tried: int
-    loners_made: int
-    loners_marched: int
-    euchres_suffered: int
-    euchres_inflicted: int
-    reneges: int
-    partners: tuple[PairRecord, ...]
-    opponents: tuple[PairRecord, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict (tuples of records become lists of dicts)."""
-        return _plain_fields(self) | {
-            "partners": _pair_dicts(self.partners),
-            "opponents": _pair_dicts(self.opponents),
-        }
-
-
-@dataclass(frozen=True)
-class TeamStats:
-    """One team's season in a team season: the same counts, for the side as a whole.
+    """,
+)
+TeamStats = _stats_class(
+    "TeamStats",
+    "team_id",
+    ("opponents",),
+    _team_to_dict,
+    """One team's season in a team season: the same counts, for the side as a whole:
+    ``team_id``, the fields of :data:`STATS_LINE` and ``opponents``.
 
     A team's ``marches`` include its loners marched; ``calls`` are the hands it made trump.
     ``opponents`` are the other teams, sorted by id.
-    """
-
-    team_id: int
-    games: int
-    wins: int
-    losses: int
-    draws: int
-    forfeit_wins: int
-    forfeit_losses: int
-    hands: int
-    points_for: int | float
-    points_against: int | float
-    points_per_game: float
-    calls: int
-    calls_made: int
-    marches: int
-    loners_tried: int
-    loners_made: int
-    loners_marched: int
-    euchres_suffered: int
-    euchres_inflicted: int
-    reneges: int
-    opponents: tuple[PairRecord, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict (tuples of records become lists of dicts)."""
-        return _plain_fields(self) | {"opponents": _pair_dicts(self.opponents)}
+    """,
+)
 
 
 def _game_lines(
@@ -502,7 +544,21 @@ constraints and by the services that wrote them), so they are not checked again.
     _EUCHRES_SUFFERED,
     EUCHRES_INFLICTED_INDEX,
     _RENEGES,
-) = range(len(HAND_COUNT_NAMES))
+) = (
+    HAND_COUNT_NAMES.index(name)
+    for name in (
+        "hands",
+        "calls",
+        "calls_made",
+        "marches",
+        "loners_tried",
+        "loners_made",
+        "loners_marched",
+        "euchres_suffered",
+        "euchres_inflicted",
+        "reneges",
+    )
+)
 HAND_COUNT_FIELDS = len(HAND_COUNT_NAMES)
 # After a side's counts as a whole: the same events counted only when both partners were in play
 # (they go to both players of the side), and the hands whose outcome is known.

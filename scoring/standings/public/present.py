@@ -19,6 +19,7 @@ from typing import Any
 
 from scoring.standings.domain.standings import MEASURE_LABELS, SeasonRules
 from scoring.standings.domain.standings.plain import short_reasons
+from scoring.standings.domain.stats import AVERAGE, POINTS, STATS_LINE, StatField
 
 DASH = "\N{EN DASH}"
 
@@ -97,32 +98,54 @@ def standing_rows(
     ]
 
 
+OFF_THE_PAGE = frozenset({"forfeit_wins", "forfeit_losses"})
+"""The fields of a stats line (``STATS_LINE``) a page leaves out: forfeits are no games played."""
+
+
+def _shown(stat: StatField, value: Any) -> str:
+    if stat.kind == POINTS:
+        return number(value)
+    if stat.kind == AVERAGE:
+        return f"{value:.2f}"
+    return str(value)
+
+
+def _heading(stats: Sequence[StatField]) -> str:
+    """A row's heading: its fields' labels joined, the first one's first word said once
+    ("Loners tried / made / marched"); a record's is "Record"."""
+    if stats[0].group == "record":
+        return "Record"
+    first = stats[0].label.split(" ", 1)[0]
+    rest = [stat.label.removeprefix(f"{first} ") for stat in stats[1:]]
+    return " / ".join([stats[0].label, *rest])
+
+
+def _value(stats: Sequence[StatField], line: Mapping[str, Any]) -> str:
+    """A row's value: its fields' values joined; a record as a record ("5–2"), calls with the
+    share made good."""
+    values = [line[stat.name] for stat in stats]
+    if stats[0].group == "record":
+        return record(*values)
+    shown = " / ".join(_shown(stat, value) for stat, value in zip(stats, values, strict=True))
+    if stats[0].group == "calls":
+        calls, made = values
+        shown += f" ({percent(made / calls)})" if calls else ""
+    return shown
+
+
 def stat_lines(line: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """A player's or team's stats as (label, value) pairs, in the order of the page."""
-    calls = line["calls"]
-    made = line["calls_made"]
-    made_share = f" ({percent(made / calls)})" if calls else ""
-    return [
-        ("Games", str(line["games"])),
-        ("Record", record(line["wins"], line["losses"], line["draws"])),
-        ("Hands", str(line["hands"])),
-        (
-            "Points for / against",
-            f"{number(line['points_for'])} / {number(line['points_against'])}",
-        ),
-        ("Points per game", f"{line['points_per_game']:.2f}"),
-        ("Calls / made", f"{calls} / {made}{made_share}"),
-        ("Marches", str(line["marches"])),
-        (
-            "Loners tried / made / marched",
-            f"{line['loners_tried']} / {line['loners_made']} / {line['loners_marched']}",
-        ),
-        (
-            "Euchres suffered / inflicted",
-            f"{line['euchres_suffered']} / {line['euchres_inflicted']}",
-        ),
-        ("Reneges", str(line["reneges"])),
-    ]
+    """A player's or team's stats as (label, value) pairs, in the order of the page: the fields
+    of the domain's ``STATS_LINE`` in its order (but ``OFF_THE_PAGE``), a group's fields in one
+    row."""
+    rows: list[list[StatField]] = []
+    for stat in STATS_LINE:
+        if stat.name in OFF_THE_PAGE:
+            continue
+        if rows and stat.group and rows[-1][-1].group == stat.group:
+            rows[-1].append(stat)
+        else:
+            rows.append([stat])
+    return [(_heading(stats), _value(stats, line)) for stats in rows]
 
 
 def pair_rows(pairs: Iterable[Mapping[str, Any]], names: Mapping[int, str], link_of) -> list[dict]:

@@ -33,7 +33,13 @@ from django.db.models.functions import Cast
 
 from league.models import Season
 from scoring.games.domain.counts import MAKER_COUNT_NAMES
-from scoring.games.hand_counts import CALLER_COLUMNS, FIELD_BITS, MAKER_COLUMNS, PER_SUM
+from scoring.games.hand_counts import (
+    CALLER_COLUMNS,
+    FIELD_BITS,
+    MAKER_COLUMNS,
+    PER_SUM,
+    caller_hand_counts,
+)
 from scoring.games.models import Game, Hand
 from scoring.standings.domain.season_totals import (
     NOTHING_COUNTED,
@@ -157,13 +163,7 @@ def share_of(row: tuple, *, is_teams: bool) -> GameShare:
     for seat in range(4):
         own = fields[32 + 8 * seat : 40 + 8 * seat]
         if own[0]:  # calls
-            calls, made, marches, tried, loners_made, marched, suffered, reneges = own
-            alone.append(
-                (
-                    seats[seat],
-                    (0, calls, made, marches, tried, loners_made, marched, suffered, 0, reneges),
-                )
-            )
+            alone.append((seats[seat], caller_hand_counts(own)))
     return GameShare(
         game_id,
         seats,
@@ -323,9 +323,7 @@ def _seat_sums(row: tuple) -> SeatSums:
         fields += (even & _LOW, odd & _LOW, even >> 2 * FIELD_BITS, odd >> 2 * FIELD_BITS)
     width = len(MAKER_COUNT_NAMES)
     side, _other = side_counts(fields[:width], fields[_MAKER_FIELDS : _MAKER_FIELDS + width])
-    calls, made, marches, tried, loners_made, marched, suffered, reneges = (
-        fields[2 * _MAKER_FIELDS : 2 * _MAKER_FIELDS + len(CALLER_COLUMNS) * PER_SUM] or _NO_CALLS
-    )
+    own = fields[2 * _MAKER_FIELDS : 2 * _MAKER_FIELDS + len(CALLER_COLUMNS) * PER_SUM]
     return SeatSums(
         who,
         games,
@@ -335,7 +333,7 @@ def _seat_sums(row: tuple) -> SeatSums:
         points_for,
         points_against,
         side[:SEAT_SIDE_FIELDS],
-        (0, calls, made, marches, tried, loners_made, marched, suffered, 0, reneges),
+        caller_hand_counts(own or _NO_CALLS),
     )
 
 
