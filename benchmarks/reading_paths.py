@@ -561,8 +561,10 @@ def header() -> None:
 
     print(f"tree: {ROOT}")
     print(f"commit: {git('log', '-1', '--format=%h %s')[:110]}")
-    dirty = len(git("status", "--short", "--untracked-files=no").splitlines())
-    print(f"working tree: {f'modified ({dirty} files)' if dirty else 'clean'}")
+    status = git("status", "--short", "--untracked-files=no")
+    dirty = len(status.splitlines())
+    state = "unknown" if status == "?" else f"modified ({dirty} files)" if dirty else "clean"
+    print(f"working tree: {state}")
     print(f"product packages: {', '.join(PACKAGES)} (migrations excluded)")
     print(f"python {sys.version.split()[0]}; SQLite in a temporary folder; Celery eager")
 
