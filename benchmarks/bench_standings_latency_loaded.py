@@ -29,7 +29,8 @@ standard rules), folded into its snapshot before the first round. Each round mak
 each captain's seat the same four players, whom no other captain seats (so the public stats of
 one of them say exactly which of its captain's games the standings count). The captains and the
 watchers (``benchmarks/latency_load.py``, a process of its own) then post hands through
-``X-Captain-Token`` for ``BENCH_SECONDS`` (games to 10 of 19 hands each); every hand that ends a
+``X-Captain-Token`` for ``BENCH_SECONDS`` (games to 10 of 19 hands each, after a first game of
+1 to 19 hands so that the tables do not all end their games at once); every hand that ends a
 game is a sample, timed from its 201 to the answer of the public standings poll that first shows
 a snapshot counting it (see ``latency_load.py``). The captains go on posting until every sample
 is seen.
@@ -315,15 +316,23 @@ class Services:
 # --- A round ------------------------------------------------------------------------------------
 
 
+def stagger(index: int) -> int:
+    """The length of captain ``index``'s first game: 1 to 19 hands, spread over the captains."""
+    return 1 + index * HANDS_PER_GAME // CAPTAINS
+
+
 def round_plan(ids: dict) -> dict:
     per_captain = math.ceil((SECONDS + 30) * MOST_PER_CAPTAIN / HANDS_PER_GAME) + 1
     captains = [
         {
             "player": seats[0],
             "games_before": games_counted(ids["large"], seats[0]),
-            "games": make_games(ids["large"], seats, per_captain),
+            # A first game of a few hands (1 to 19, by captain), then games to 10: the tables
+            # end their games at moments spread over the 19 hands of a game, not all at once.
+            "games": make_games(ids["large"], seats, 1, stagger(index))
+            + make_games(ids["large"], seats, per_captain),
         }
-        for seats in ids["captains"]
+        for index, seats in enumerate(ids["captains"])
     ]
     floor = {
         "season": ids["small"],
