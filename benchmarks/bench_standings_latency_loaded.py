@@ -121,7 +121,7 @@ def prepare() -> dict:
     import scoring.standings
     from league import services as league_services
     from league.models import Player, Season
-    from scoring.models import StandingSnapshot
+    from scoring.models import Hand, StandingSnapshot
     from scoring.selectors import season_results_version
 
     # No broker in this process: a race asked for here would run inline. The race worker works
@@ -146,6 +146,7 @@ def prepare() -> dict:
         small = league_services.season_create(
             league=large.league, name="Floor", preset="standard", format=Season.Format.INDIVIDUAL
         )
+    hands = Hand.objects.filter(game__season_id=large_id).count()  # each round adds a few
     from django.db import connections
 
     connections.close_all()
@@ -153,6 +154,7 @@ def prepare() -> dict:
     return {
         "large": large_id,
         "small": small.pk,
+        "hands": hands,
         "captains": [tuple(players[4 * n : 4 * n + 4]) for n in range(CAPTAINS)],
         "floor": tuple(players[4 * CAPTAINS : 4 * CAPTAINS + 4]),
     }
@@ -543,7 +545,7 @@ def main() -> None:
 
         print(
             f"hand -> standing visible while {CAPTAINS} captains post (X-Captain-Token, games to "
-            f"10, think {THINK:g} s), season of {big.HANDS:,} hands; gunicorn {GUNICORN}, "
+            f"10, think {THINK:g} s), season of {ids['hands']:,} hands; gunicorn {GUNICORN}, "
             "worker 2 processes (queue celery), race-worker 1 (nice 10), beat; PostgreSQL, "
             f"Redis; coalescing countdown {COALESCE_COUNTDOWN:g} s; poll every {POLL * 1000:g} ms; "
             f"{ROUNDS} rounds of {SECONDS:g} s; logs in {logs}"
