@@ -86,3 +86,67 @@ def test_a_change_that_commits_after_a_later_one_is_still_folded(two_tables):
     assert season_id not in stale_season_ids()
     assert season_standings_recompute(season_id=season_id) is None
     assert StandingSnapshot.objects.get(season_id=season_id).results_version == 2
+
+
+def test_a_run_that_waited_for_another_fold_stores_what_came_after_it(two_tables):
+    """Two runs of one season at once (a worker's two processes under a busy night): the second
+    waits for the first's fold lock, then reads what the first stored, and folds the change
+    committed meanwhile. It used to read before the lock, fold everything again from the base
+    the first had just replaced, find the counter moved and give up: a whole fold wasted, and
+    the change left for a third run."""
+    from unittest import mock
+
+    from scoring.standings.services import shares
+    from scoring.standings.services.recompute import fold_lock_key
+
+    first, second = two_tables
+    season_id = first.season_id
+    hand(first)
+    assert season_standings_recompute(season_id=season_id) is not None
+    hand(first)
+    folding, release = threading.Event(), threading.Event()
+    real = shares.shares_replace
+
+    def held_replace(season, game_ids):
+        if not folding.is_set():  # the first run only: it holds the fold lock here
+            folding.set()
+            assert release.wait(10)
+        return real(season, game_ids)
+
+    results, errors = {}, []
+
+    def run(name):
+        try:
+            results[name] = season_standings_recompute(season_id=season_id)
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    with mock.patch.object(shares, "shares_replace", held_replace):
+        running = threading.Thread(target=run, args=("first",))
+        running.start()
+        assert folding.wait(10)
+        hand(second)  # committed while the first run folds: it is not in its read
+        waiting = threading.Thread(target=run, args=("second",))
+        waiting.start()
+        with connection.cursor() as cursor:  # the second run waits on the fold lock
+            for _ in range(200):
+                cursor.execute(
+                    "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
+                    "WHERE l.locktype = 'advisory' AND NOT l.granted AND a.datname = "
+                    "current_database()"
+                )
+                if cursor.fetchone()[0]:
+                    break
+                threading.Event().wait(0.05)
+            else:
+                pytest.fail(f"the second run never waited on {fold_lock_key(season_id)}")
+        release.set()
+        running.join(10)
+        waiting.join(10)
+    assert not errors, errors
+    assert results["first"] is not None and results["first"].results_version == 2
+    assert results["second"] is not None and results["second"].results_version == 3
+    assert not ResultChange.objects.exists()
+    assert StandingSnapshot.objects.get(season_id=season_id).results_version == 3

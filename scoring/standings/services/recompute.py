@@ -73,9 +73,10 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     pending changes' games counts for the standings (a bracket's games), nothing is folded: the
     snapshot's version (and a current race's) moves on and no race is asked for.
 
-    It computes in a transaction that holds no lock anything but another recompute of the season
-    waits on (:func:`one_fold_at_a_time`; it replaces the recounted games' stored shares, rows
-    only recomputes touch) and ends by locking the season's row
+    It reads and computes in a transaction that holds no lock anything but another recompute of
+    the season waits on (:func:`one_fold_at_a_time`, taken before it reads anything: a run that
+    waited for another's fold reads what that fold stored, not what it replaced; it replaces the
+    recounted games' stored shares, rows only recomputes touch) and ends by locking the season's row
     against other folds (``FOR NO KEY UPDATE``: hand writes, which only reference the row, never
     wait on it), checking the counter has not moved (else the base may be stale: it gives up, its
     shares rolled back, and asks again), deleting exactly the changes it read, adding their
@@ -83,6 +84,13 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     read stays pending, so the season stays visibly stale until a run has seen it.
     """
     jobs.standings_pending_clear(season_id)
+    with transaction.atomic():
+        one_fold_at_a_time(season_id)
+        return _fold_pending(season_id, force)
+
+
+def _fold_pending(season_id: int, force: bool) -> StandingSnapshot | None:
+    """:func:`season_standings_recompute` once it holds the season's fold lock."""
     season = Season.objects.get(pk=season_id)
     folded = season.results_version
     pending = list(
@@ -103,7 +111,6 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
         return _version_moved_on(season_id, folded, pending, base.results_version)
     started = time.perf_counter()
     with transaction.atomic():
-        one_fold_at_a_time(season_id)
         try:
             with transaction.atomic():
                 computed = snapshot_values(
