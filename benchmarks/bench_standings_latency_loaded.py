@@ -136,7 +136,7 @@ def prepare() -> dict:
         season_standings_recompute(season_id=large_id, force=True)
         print(f"the season's first recompute: {time.perf_counter() - started:.1f} s")
     elif snapshot.results_version < season_results_version(season_id=large_id):
-        scoring.standings.season_standings_recompute(season_id=large_id)
+        season_standings_recompute(season_id=large_id)
     large = Season.objects.select_related("league").get(pk=large_id)
     players = list(
         Player.objects.filter(league=large.league).order_by("pk").values_list("pk", flat=True)
