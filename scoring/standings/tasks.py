@@ -104,13 +104,16 @@ def sweep_stale_seasons() -> dict[str, list[int]]:
         rederive_season_points.delay(season_id)
     stale = [pk for pk in recompute.stale_season_ids() if pk not in rederive]
     for season_id in stale:
-        recompute_season_standings.delay(season_id)
+        # Coalesced as a change's own ask is: a season whose recompute is queued (or whose run is
+        # waiting at the fold lock) gets no second one. A lost message's key expires
+        # (PENDING_SECONDS), so the next sweep sends it.
+        jobs.standings_recompute_soon(season_id)
     # A race behind its snapshot; a season being recomputed asks for its race afterwards.
     races = [
         pk for pk in recompute.stale_race_season_ids() if pk not in rederive and pk not in stale
     ]
     for season_id in races:
-        compute_season_race.delay(season_id)
+        jobs.race_compute_soon(season_id)
     return {"rederive": rederive, "recompute": stale, "race": races}
 
 

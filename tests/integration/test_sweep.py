@@ -33,10 +33,8 @@ def test_a_rulebook_change_whose_job_was_lost_is_rederived_by_the_sweep(league, 
         "scoring.standings.tasks.rederive_season_points.delay",
         lambda season_id: sent.append(season_id),
     )
-    monkeypatch.setattr(
-        "scoring.standings.tasks.recompute_season_standings.delay", lambda season_id: None
-    )
-    monkeypatch.setattr("scoring.standings.tasks.compute_season_race.delay", lambda season_id: None)
+    monkeypatch.setattr(jobs, "send_standings_recompute", lambda season_id, countdown=None: True)
+    monkeypatch.setattr(jobs, "send_race_compute", lambda season_id, countdown=None: True)
     assert sweep_stale_seasons()["rederive"] == [season.pk]
     assert sent == [season.pk]
     services.season_rederive_points(season_id=season.pk)
@@ -99,3 +97,35 @@ def test_the_rulebook_check_reads_hands_through_the_rulebook_index(league, monke
     assert "scoring_hand_rulebook_id" in plans[0], plans[0]  # the superseded versions' hands
     assert "scoring_game" not in plans[0], plans[0]
     assert "scoring_game_pkey" in plans[1], plans[1]  # then only their games, by key
+
+
+def test_the_sweep_does_not_queue_a_recompute_already_queued(
+    league, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A season with changes pending whose recompute is queued (its pending key set) gets no second
+    one from the sweep: with the beat sweeping while a large season's fold runs, duplicates once
+    held every worker process. Once the key is gone (run started, or expired after a lost message),
+    the next sweep sends it."""
+    from django.core.cache import cache
+
+    season, (first, second, _third) = team_season(league)
+    sent = []
+    monkeypatch.setattr(
+        jobs,
+        "send_standings_recompute",
+        lambda season_id, countdown=None: sent.append(season_id) or True,
+    )
+    monkeypatch.setattr(  # a job sent around the coalescing is counted too
+        "scoring.standings.tasks.recompute_season_standings.delay",
+        lambda season_id: sent.append(season_id),
+    )
+    monkeypatch.setattr(jobs, "send_race_compute", lambda season_id, countdown=None: True)
+    cache.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        win(team_game(season, first, second))  # its own ask queues the recompute (recorded)
+    assert sent == [season.pk]
+    assert sweep_stale_seasons()["recompute"] == [season.pk]  # stale, and already queued
+    assert sent == [season.pk]
+    jobs.standings_pending_clear(season.pk)  # the queued run started (or its key expired)
+    sweep_stale_seasons()
+    assert sent == [season.pk, season.pk]
