@@ -11,6 +11,7 @@ import pytest
 
 from league.models import Attendance, League, Night, Player, Season
 from scoring.games import services
+from scoring.games.models import Game
 from scoring.standings.services.recompute import season_standings_recompute
 from tests.factories import GameFactory, NightFactory, SeasonFactory
 
@@ -124,3 +125,30 @@ def test_the_player_page_shows_games_to_come_apart_with_their_dates(client, twel
     body = client.get(f"/l/crown/players/{played.pk}/").content.decode()
     assert "Coming up" not in body
     assert "in progress · hand 2" in text(body)
+
+
+def test_the_players_of_a_finished_game_that_does_not_count_are_listed(client, twelve):
+    """A finished game that does not count for the standings (a bracket's, say) ranks nobody,
+    but its players are of the season: listed, unranked, like those seated in a game not yet
+    finished (the recompute gathers seats only from the games that are not finished and
+    counting, whose players are ranked already)."""
+    season, night = twelve["season"], twelve["night"]
+    league = season.league
+    extra = [Player.objects.create(league=league, name=f"Player {n:02}") for n in range(15, 19)]
+    game = GameFactory(
+        season=season,
+        night=night,
+        counts_for_standings=False,
+        **{f"seat_{seat}": extra[seat] for seat in range(4)},
+    )
+    Game.objects.filter(pk=game.pk).update(
+        status=Game.Status.FINISHED,
+        score_a=10,
+        score_b=2,
+        winner="A",
+        finished_at=datetime.datetime.now(datetime.UTC),
+    )
+    season_standings_recompute(season_id=season.pk, force=True)
+    names = standings_names(client, season)
+    assert {f"Player {n:02}" for n in range(15, 19)} <= set(names)
+    assert sorted(names[:2]) == ["Player 01", "Player 03"]  # still the only ranked winners

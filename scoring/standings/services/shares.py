@@ -19,6 +19,11 @@
   scratch reads four thousand sums instead of a hundred thousand shares; the meetings (who met
   whom, the result, the night) come one per share, in played order. The sums are of packed
   counts spread out (``_SPREAD``), each field then wide enough for any season.
+- *plain SQL*: the statements that count and add up the shares are written here as SQL text,
+  their tables and columns named by the models' ``_meta`` (``_column``), run on a cursor with
+  their values as parameters: the same text on PostgreSQL and SQLite (``FILTER``, ``CAST``,
+  ``&`` and ``>>`` mean the same on both). Built through the ORM, the seat sums' four-way union
+  cost more CPU than running it did.
 """
 
 from __future__ import annotations
@@ -28,10 +33,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection
-from django.db.models import BigIntegerField, Count, F, FilteredRelation, Min, Q, Sum
-from django.db.models.functions import Cast
 
-from league.models import Season
+from league.models import Night, Season
 from scoring.games.domain.counts import MAKER_COUNT_NAMES
 from scoring.games.hand_counts import (
     CALLER_COLUMNS,
@@ -40,7 +43,7 @@ from scoring.games.hand_counts import (
     PER_SUM,
     caller_hand_counts,
 )
-from scoring.games.models import Game, Hand
+from scoring.games.models import Game, Hand, Side
 from scoring.standings.domain.season_totals import (
     NOTHING_COUNTED,
     SEAT_SIDE_FIELDS,
@@ -50,6 +53,12 @@ from scoring.standings.domain.season_totals import (
 )
 from scoring.standings.domain.stats import side_counts
 from scoring.standings.models import StandingGame
+
+
+def _column(model, name: str) -> str:
+    """The column of ``model``'s field ``name`` (the documented ``_meta`` API)."""
+    return model._meta.get_field(name).column
+
 
 _RESULT = (
     "seat_0_id",
@@ -73,64 +82,96 @@ _SUMS = (
 """A share's hand counts (see ``StandingGame``)."""
 _RETURNED = ("game_id", *_RESULT, *_SUMS)
 """What a recompute reads back of a share (its season and finishing time it knows)."""
-_GAME_FIELDS = ("season_id", "id", "finished_at", *_RESULT)
-_SHARE_COLUMNS = ("season_id", "game_id", "finished_at", *_RESULT, *_SUMS)
+_GAME_FIELDS = (
+    "season",
+    "id",
+    "finished_at",
+    *(name.removesuffix("_id") for name in _RESULT),
+)
+"""The fields of a game a share copies (the share's columns ``_SHARE_COLUMNS`` name them)."""
+_SHARE_COLUMNS = tuple(
+    _column(StandingGame, name) for name in ("season", "game", "finished_at", *_RESULT, *_SUMS)
+)
+"""A share's columns, in the order of a row of :func:`_share_select`."""
 
 
-def ranked_games(season: Season):
-    """The season's ranked games: finished, counting for the standings, not of an archived night,
-    and in a team season between two teams (a friendly between players of a team season does not
-    rank teams)."""
-    games = Game.objects.filter(
-        Q(night__isnull=True) | Q(night__archived_at__isnull=True),
-        season=season,
-        status=Game.Status.FINISHED,
-        counts_for_standings=True,
+def _ranked(season: Season, games: str, nights: str) -> str:
+    """SQL that the game ``games`` (an alias of the games' table, left-joined to the nights'
+    as ``nights`` on its night) is ranked in ``season``: finished, counting for the standings,
+    not of an archived night, and in a team season between two teams (a friendly between
+    players of a team season does not rank teams). Parameters ``season`` and ``finished``
+    (:func:`_parameters`)."""
+    where = (
+        f"{games}.{_column(Game, 'season')} = %(season)s"
+        f" AND {games}.{_column(Game, 'status')} = %(finished)s"
+        f" AND {games}.{_column(Game, 'counts_for_standings')}"
+        f" AND {nights}.{_column(Night, 'archived_at')} IS NULL"
     )
     if season.format == Season.Format.TEAMS:
-        games = games.filter(team_a__isnull=False, team_b__isnull=False)
-    return games
+        for side in ("team_a", "team_b"):
+            where += f" AND {games}.{_column(Game, side)} IS NOT NULL"
+    return where
 
 
-def _share_query(season: Season, game_ids: Iterable[int] | None):
-    """The shares of the season's ranked games (of ``game_ids`` only, unless ``None``) as rows
-    of ``_SHARE_COLUMNS``: each game left-joined to its counted hands (current, not misdealt,
-    not thrown in), which are packed and summed."""
-    games = ranked_games(season)
-    if game_ids is not None:
-        games = games.filter(pk__in=list(game_ids))
-    counted = FilteredRelation(
-        "hands",
-        condition=Q(hands__status=Hand.Status.ACTIVE, hands__misdeal=False, hands__thrown_in=False),
-    )
-    sums: dict[str, Any] = {}
-    for side in ("A", "B"):  # each hand's maker counts go to its makers' sums
-        for index, column in enumerate(MAKER_COLUMNS):
-            sums[f"s_{side.lower()}{index}"] = _bigint(
-                Sum(f"counted__{column}", filter=Q(counted__makers=side), default=0)
-            )
-    for seat in range(4):  # and its caller counts to its caller's
-        for index, column in enumerate(CALLER_COLUMNS):
-            sums[f"s_c{seat * 2 + index}"] = _bigint(
-                Sum(
-                    f"counted__{column}",
-                    filter=Q(counted__caller_id=F(f"seat_{seat}_id")),
-                    default=0,
-                )
-            )
+def _ranked_games(season: Season, games: str = "g", nights: str = "n") -> str:
+    """The season's games, ranked or not, as ``games``, joined to their nights as ``nights``."""
+    night = f"{games}.{_column(Game, 'night')}"
     return (
-        games.order_by()
-        .annotate(counted=counted)
-        .values("pk")
-        .annotate(s_first_number=Min("counted__number"), **sums)
-        .values_list(*_GAME_FIELDS, "s_first_number", *sums)
+        f"{Game._meta.db_table} {games} LEFT JOIN {Night._meta.db_table} {nights}"
+        f" ON {nights}.{Night._meta.pk.column} = {night}"
     )
 
 
-def _bigint(total: Sum) -> Cast:
-    """A packed sum as a 64-bit integer, which it always is (see *packed counts*): PostgreSQL sums
-    64-bit integers as ``numeric``, slower to store and to read back."""
-    return Cast(total, BigIntegerField())
+def _parameters(season: Season, game_ids: list[int] | None) -> tuple[dict[str, Any], str]:
+    """The statements' parameters (the season, the constants they compare with, the games) and
+    the placeholders of the games (``game_ids``; ``""`` with ``None``: every game)."""
+    parameters: dict[str, Any] = {
+        "season": season.pk,
+        "finished": Game.Status.FINISHED,
+        "active": Hand.Status.ACTIVE,
+        "side_a": Side.A,
+        "side_b": Side.B,
+    }
+    if game_ids is None:
+        return parameters, ""
+    names = [f"game_{index}" for index in range(len(game_ids))]
+    parameters.update(zip(names, game_ids, strict=True))
+    return parameters, ", ".join(f"%({name})s" for name in names)
+
+
+def _share_select(season: Season, games_in: str) -> str:
+    """A ``SELECT`` of the shares of the season's ranked games (of the games ``games_in`` names,
+    unless empty) as rows of ``_SHARE_COLUMNS``: each game left-joined to its counted hands
+    (current, not misdealt, not thrown in), whose packed counts are summed, each sum a 64-bit
+    integer, which it always is (see *packed counts*; PostgreSQL sums 64-bit integers as
+    ``numeric``, slower to store and to read back)."""
+    hand = Hand._meta.db_table
+    makers, caller = _column(Hand, "makers"), _column(Hand, "caller")
+    sums = []
+    for side in ("side_a", "side_b"):  # each hand's maker counts go to its makers' sums
+        sums += [
+            f"CAST(COALESCE(SUM(h.{column}) FILTER (WHERE h.{makers} = %({side})s), 0) AS BIGINT)"
+            for column in MAKER_COLUMNS
+        ]
+    for seat in range(4):  # and its caller counts to its caller's
+        seated = f"g.{_column(Game, f'seat_{seat}')}"
+        sums += [
+            f"CAST(COALESCE(SUM(h.{column}) FILTER (WHERE h.{caller} = {seated}), 0) AS BIGINT)"
+            for column in CALLER_COLUMNS
+        ]
+    game_columns = ", ".join(f"g.{_column(Game, name)}" for name in _GAME_FIELDS)
+    hands = (
+        f"LEFT JOIN {hand} h ON h.{_column(Hand, 'game')} = g.{Game._meta.pk.column}"
+        f" AND h.{_column(Hand, 'status')} = %(active)s"
+        f" AND NOT h.{_column(Hand, 'misdeal')} AND NOT h.{_column(Hand, 'thrown_in')}"
+    )
+    only = f" AND g.{Game._meta.pk.column} IN ({games_in})" if games_in else ""
+    return (
+        f"SELECT {game_columns}, MIN(h.{_column(Hand, 'number')}), {', '.join(sums)}"
+        f" FROM {_ranked_games(season)} {hands}"
+        f" WHERE {_ranked(season, 'g', 'n')}{only}"
+        f" GROUP BY g.{Game._meta.pk.column}"
+    )
 
 
 _FIELDS = struct.Struct(f"<{16 * PER_SUM}H")  # the 16 packed sums of a share, as fields
@@ -191,26 +232,32 @@ def shares_replace(season: Season, game_ids: Iterable[int] | None) -> tuple[Coun
         if not game_ids:
             return NOTHING_COUNTED, NOTHING_COUNTED
         old = shares_counted(season, game_ids)
+    parameters, games_in = _parameters(season, game_ids)
     table = StandingGame._meta.db_table
     columns = ", ".join(_SHARE_COLUMNS)
-    select, params = _share_query(season, game_ids).query.sql_with_params()
+    game = _column(StandingGame, "game")
     same = " AND ".join(_same(column) for column in _SHARE_COLUMNS)
     update = ", ".join(f"{column} = excluded.{column}" for column in _SHARE_COLUMNS)
+    only = f" AND {game} IN ({games_in})" if games_in else ""
     with connection.cursor() as cursor:
         # Unchanged shares are left as they are: a recompute from scratch after a rules change
         # writes none of a large season's hundred thousand, and leaves no dead rows behind.
         cursor.execute(
-            f"WITH counted ({columns}) AS ({select}) "
+            f"WITH counted ({columns}) AS ({_share_select(season, games_in)}) "
             f"INSERT INTO {table} ({columns}) SELECT {columns} FROM counted "
             f"WHERE NOT EXISTS (SELECT 1 FROM {table} stored "
-            f"WHERE stored.game_id = counted.game_id AND {same}) "
-            f"ON CONFLICT (game_id) DO UPDATE SET {update}",
-            params,
+            f"WHERE stored.{game} = counted.{game} AND {same}) "
+            f"ON CONFLICT ({game}) DO UPDATE SET {update}",
+            parameters,
         )
-    ranked = ranked_games(season)
-    if game_ids is not None:
-        ranked = ranked.filter(pk__in=game_ids)
-    _stored(season, game_ids).exclude(game_id__in=ranked.values("pk")).delete()
+        # The shares of games no longer ranked (finished no more, called off, of a night
+        # archived) go.
+        cursor.execute(
+            f"DELETE FROM {table} WHERE {_column(StandingGame, 'season')} = %(season)s{only}"
+            f" AND NOT EXISTS (SELECT 1 FROM {_ranked_games(season)}"
+            f" WHERE g.{Game._meta.pk.column} = {table}.{game} AND {_ranked(season, 'g', 'n')})",
+            parameters,
+        )
     return old, shares_counted(season, game_ids)
 
 
@@ -236,14 +283,17 @@ def shares_counted(season: Season, game_ids: Iterable[int] | None) -> Counted:
     seat sums of every player (and in a team season every team) added up by the database, one
     row per player and seat, and the meetings in played order
     (``scoring.standings.domain.season_totals.Counted``)."""
-    stored = _stored(season, game_ids)
-    seats = [_side_sums(stored, f"seat_{seat}_id", seat % 2, seat) for seat in range(4)]
-    players = [_seat_sums(row) for row in seats[0].union(*seats[1:], all=True)]
-    teams: list[SeatSums] = []
-    if season.format == Season.Format.TEAMS:
-        sides = [_side_sums(stored, f"team_{side}_id", index) for index, side in enumerate("ab")]
-        teams = [_seat_sums(row) for row in sides[0].union(sides[1], all=True)]
-    return Counted(players, teams, _meetings(stored))
+    if game_ids is not None:
+        game_ids = list(game_ids)
+    parameters, games_in = _parameters(season, game_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(_seat_sums_sql(games_in, sides=False), parameters)
+        players = [_seat_sums(row) for row in cursor.fetchall()]
+        teams: list[SeatSums] = []
+        if season.format == Season.Format.TEAMS:
+            cursor.execute(_seat_sums_sql(games_in, sides=True), parameters)
+            teams = [_seat_sums(row) for row in cursor.fetchall()]
+    return Counted(players, teams, _meetings(_stored(season, game_ids)))
 
 
 def meetings_in_played_order(season: Season) -> list[tuple]:
@@ -279,33 +329,44 @@ _MEETING_COLUMNS = (
 """A stored share as a meeting (``scoring.standings.domain.season_totals.MEETING_FIELDS``)."""
 
 
-def _side_sums(stored, who: str, side: int, seat: int | None = None):
-    """The seat sums of the players in seat ``seat`` (or of the teams on ``side``, 0 for A and 1
-    for B, with ``seat`` ``None``): per player (``who`` the column that names them), the games,
-    wins, losses, points for and against, and the packed counts of their side as makers, of the
-    other side as makers and of themselves as caller, spread out (``_SPREAD``)."""
-    own, other = ("a", "b") if side == 0 else ("b", "a")
-    packed = [f"{own}{index}" for index in range(len(MAKER_COLUMNS))]
-    packed += [f"{other}{index}" for index in range(len(MAKER_COLUMNS))]
-    if seat is not None:
-        packed += [f"c{seat * len(CALLER_COLUMNS) + index}" for index in range(len(CALLER_COLUMNS))]
-    sums: dict[str, Any] = {}
-    for index, column in enumerate(packed):
-        sums[f"s_{index}_even"] = _bigint(Sum(F(column).bitand(_SPREAD)))
-        sums[f"s_{index}_odd"] = _bigint(Sum(F(column).bitrightshift(FIELD_BITS).bitand(_SPREAD)))
-    won, lost = ("A", "B") if side == 0 else ("B", "A")
-    return (
-        stored.values(who=F(who))
-        .annotate(
-            s_games=Count("pk"),
-            s_wins=Count("pk", filter=Q(winner=won)),
-            s_losses=Count("pk", filter=Q(winner=lost)),
-            s_for=Sum(f"score_{own}"),
-            s_against=Sum(f"score_{other}"),
-            **sums,
+def _seat_sums_sql(games_in: str, *, sides: bool) -> str:
+    """The seat sums of the season's stored shares (of the games ``games_in`` names, unless
+    empty), one ``SELECT`` per seat (or side, with ``sides``) joined by ``UNION ALL``: per player
+    in that seat (or team on that side), the games, wins, losses, points for and against, and
+    the packed counts of their side as makers, of the other side as makers and (a seat's) of
+    themselves as caller, spread out (``_SPREAD``), as :func:`_seat_sums` reads them."""
+    table = StandingGame._meta.db_table
+    where = f"{_column(StandingGame, 'season')} = %(season)s"
+    if games_in:
+        where += f" AND {_column(StandingGame, 'game')} IN ({games_in})"
+    winner = _column(StandingGame, "winner")
+    seats = [("team_a_id", 0, None), ("team_b_id", 1, None)] if sides else [
+        (f"seat_{seat}_id", seat % 2, seat) for seat in range(4)
+    ]  # fmt: skip
+    selects = []
+    for who, side, seat in seats:
+        own, other = ("a", "b") if side == 0 else ("b", "a")
+        packed = [f"{own}{index}" for index in range(len(MAKER_COLUMNS))]
+        packed += [f"{other}{index}" for index in range(len(MAKER_COLUMNS))]
+        if seat is not None:
+            packed += [
+                f"c{seat * len(CALLER_COLUMNS) + index}" for index in range(len(CALLER_COLUMNS))
+            ]
+        sums = []
+        for name in packed:
+            column = _column(StandingGame, name)
+            sums.append(f"CAST(SUM({column} & {_SPREAD}) AS BIGINT)")
+            sums.append(f"CAST(SUM(({column} >> {FIELD_BITS}) & {_SPREAD}) AS BIGINT)")
+        won, lost = ("side_a", "side_b") if side == 0 else ("side_b", "side_a")
+        selects.append(
+            f"SELECT {_column(StandingGame, who)}, COUNT(*),"
+            f" COUNT(*) FILTER (WHERE {winner} = %({won})s),"
+            f" COUNT(*) FILTER (WHERE {winner} = %({lost})s),"
+            f" SUM({_column(StandingGame, f'score_{own}')}),"
+            f" SUM({_column(StandingGame, f'score_{other}')}), {', '.join(sums)}"
+            f" FROM {table} WHERE {where} GROUP BY {_column(StandingGame, who)}"
         )
-        .values_list("who", "s_games", "s_wins", "s_losses", "s_for", "s_against", *sums)
-    )
+    return " UNION ALL ".join(selects)
 
 
 _LOW = (1 << 2 * FIELD_BITS) - 1

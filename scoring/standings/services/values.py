@@ -148,7 +148,7 @@ def _entrants(season: Season, names: dict[int, str], totals: SeasonTotals) -> li
         teams = list(season.teams.filter(is_withdrawn=False).values_list("pk", "name"))
         names.update(dict(teams))
         return [pk for pk, _name in teams]
-    listed = list(totals.records)
+    listed = list(totals.records)  # among them whoever sits in a counted game
     waiting = set(_season_players(season)) - set(listed)
     if waiting:
         names.update(_names(season, waiting, is_teams=False))
@@ -157,8 +157,12 @@ def _entrants(season: Season, names: dict[int, str], totals: SeasonTotals) -> li
 
 
 def _season_players(season: Season) -> list[int]:
-    """Players checked in on a night of the season, or seated in one of its games (one query)."""
+    """Players checked in on a night of the season, or seated in one of its games (one query),
+    but for the players of its finished games that count: whoever sits in one of those has a
+    counted game, listed already (a large season's hundred thousand games' seats are not
+    gathered)."""
     games = Game.objects.filter(season=season).exclude(status=Game.Status.VOIDED)
+    games = games.exclude(status=Game.Status.FINISHED, counts_for_standings=True)
     games = games.exclude(night__archived_at__isnull=False)
     seated = [games.order_by().values_list(f"seat_{seat}_id") for seat in range(4)]
     checked_in = (
