@@ -33,7 +33,7 @@ from __future__ import annotations
 from django.db import connections, router, transaction
 from django.db.models import QuerySet
 
-from league.models import Night, Player, Season
+from league.models import Night, Player, Season, SelfCheckIn
 from tournaments.models import (
     Bracket,
     BracketEntry,
@@ -41,7 +41,6 @@ from tournaments.models import (
     BracketMatchGame,
     NightPlan,
     PlannedRound,
-    SelfCheckIn,
 )
 
 
