@@ -23,7 +23,8 @@ change) and ``scoring.standings`` (the fold lock, then the season ``FOR NO KEY U
 standing-rules change) take it first or alone; ``tournaments`` takes it before its night, plan
 and bracket rows, and a game last (see each app's ``locks`` module).
 
-Each lock is ``select_for_update()``. On SQLite it does nothing (its write transactions are
+Each lock is ``select_for_update()``; where related rows are read in the same query, ``of=``
+names the locked row alone. On SQLite it does nothing (its write transactions are
 immediate and take the whole database), so the constraints carry correctness there.
 """
 
@@ -70,9 +71,10 @@ def player_lock(player_id: int) -> Player:
 
 
 def player_consent_lock(player_id: int) -> Player:
-    """The player with their league, for a change of their email consents: they change one
-    after the other. The statement locks the league's row with the player's (no ``of=``)."""
-    return Player.objects.select_for_update().select_related("league").get(pk=player_id)
+    """The player with their league, the player's row alone locked, for a change of their email
+    consents: they change one after the other. (The league's row is read, not locked: locked in
+    the same statement, after the player's, it went against this order.)"""
+    return Player.objects.select_for_update(of=("self",)).select_related("league").get(pk=player_id)
 
 
 def invitation_lock(invitation_id: int) -> Invitation:
