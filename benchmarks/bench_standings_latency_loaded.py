@@ -398,7 +398,7 @@ def three(values: list[float]) -> str:
 PARTS = ("to its start", "behind a fold", "its fold", "commit->seen")
 """A sample's latency in four parts: from the 201 until the run that stored it started (the
 coalescing countdown, and the queue for a free worker process); from then until the run of the
-season in progress when it started ended (its wait on the fold lock, ``one_fold_at_a_time``);
+season in progress when it started ended (its wait on the fold lock, ``locks.fold_lock``);
 the rest of the run (its reads, the fold, the writes, the commit); from the commit to the poll's
 answer (the poll's interval and its time through the loaded server)."""
 

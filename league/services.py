@@ -16,6 +16,14 @@ from core.errors import ConflictError, DomainError, NotFoundError
 from league.audit import SYSTEM, actor_of, audit_record, player_picture, team_picture
 from league.domain.rules import PRESETS, preset_rulebook
 from league.domain.rules import Rulebook as RulebookRules
+from league.locks import (
+    invitation_lock,
+    player_consent_lock,
+    player_lock,
+    roster_lock,
+    season_lock,
+    season_row_lock,
+)
 from league.models import EmailConsent, League, LeagueRole, Player, Rulebook, Season, Team
 
 
@@ -137,8 +145,9 @@ def _refuse_name_on_roster(*, league_id: int, name: str, other_than: int | None 
     by name regardless of case (:func:`roster_player_named`), so two such names would make the
     match ambiguous.
 
-    The caller holds the league's row lock (``_lock_roster``); a database constraint cannot
-    carry this rule while existing rosters may already hold names that differ only by case.
+    The caller holds the roster's lock (``league.locks.roster_lock``); a database constraint
+    cannot carry this rule while existing rosters may already hold names that differ only by
+    case.
     """
     taken = _named(league_id, name)
     if other_than is not None:
@@ -147,18 +156,10 @@ def _refuse_name_on_roster(*, league_id: int, name: str, other_than: int | None 
         raise ConflictError(f"{name} is already on this league's roster")
 
 
-def _lock_roster(league_id: int) -> None:
-    """Lock the league's row so that two players are added or renamed one after the other (a
-    no-key lock: rows pointing at the league can still be written meanwhile)."""
-    League.objects.select_for_update(no_key=True).filter(pk=league_id).values_list(
-        "pk", flat=True
-    ).first()
-
-
 def player_create(*, league: League, name: str, email: str = "", user=None) -> Player:
     name = _player_name(name)
     with _unique(f"{name} is already on this league's roster"):
-        _lock_roster(league.pk)
+        roster_lock(league.pk)
         _refuse_name_on_roster(league_id=league.pk, name=name)
         player = Player.objects.create(league=league, name=name, email=email)
         audit_record(
@@ -206,7 +207,7 @@ def team_create(
     with _unique(f"this season already has a team called {name!r}"):
         # The season's row is the lock: two organisers adding overlapping teams at once take
         # turns, so the second one sees the first one's team in the check below.
-        Season.objects.select_for_update().filter(pk=season.pk).exists()
+        season_lock(season.pk)
         _refuse_players_on_teams(season=season, players=pair)
         team = Team.objects.create(
             season=season, name=name.strip(), player_one=player_one, player_two=player_two
@@ -238,8 +239,8 @@ def player_update(*, player: Player, name: str, email: str = "", user=None) -> P
         except ValidationError:
             raise DomainError(f"{email!r} is not an email address", field="email") from None
     with _unique(f"{name} is already on this league's roster"):
-        _lock_roster(player.league_id)
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        roster_lock(player.league_id)
+        player = player_lock(player.pk)
         before = player_picture(player)
         if before["name"] == name and before["email"] == email:
             return player
@@ -261,7 +262,7 @@ def player_update(*, player: Player, name: str, email: str = "", user=None) -> P
 def player_deactivate(*, player: Player, user=None, reason: str = "") -> Player:
     """Take a player off the active roster (their games and stats stay)."""
     with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        player = player_lock(player.pk)
         if not player.is_active:
             raise ConflictError(f"{player.name} is already inactive", code="inactive")
         before = player_picture(player)
@@ -506,7 +507,7 @@ def nights_create_recurring(*, season: Season, dates: list, venue: str = "", use
     from league.models import Night
 
     with transaction.atomic():
-        Season.objects.select_for_update().filter(pk=season.pk).exists()
+        season_lock(season.pk)
         nights_series_check(season=season, dates=dates)
         nights = Night.objects.bulk_create(
             [Night(season=season, date=date, venue=venue.strip()) for date in sorted(dates)]
@@ -555,7 +556,7 @@ def season_option_set(*, season: Season, field: str, value, user=None) -> bool:
     lock, audited as ``season.<field>`` with its value before and after; ``season`` is updated
     in place. Returns whether anything changed (setting the same value writes nothing)."""
     with transaction.atomic():
-        locked = Season.objects.select_for_update().only("pk", field).get(pk=season.pk)
+        locked = season_row_lock(season.pk, field)
         before = getattr(locked, field)
         setattr(season, field, value)
         if before == value:
@@ -589,12 +590,10 @@ def invitation_accept(*, invitation, user) -> LeagueRole:
     """The invitee, signed in, becomes a co-organiser of the league. A link works once."""
     from django.utils import timezone
 
-    from league.models import Invitation
-
     if user is None or not user.is_authenticated:
         raise DomainError("sign in to accept the invitation")
     with transaction.atomic():
-        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        invitation = invitation_lock(invitation.pk)
         if not invitation.is_open:
             raise ConflictError("this invitation was already used", code="used")
         if LeagueRole.objects.filter(league_id=invitation.league_id, user=user).exists():
@@ -728,11 +727,6 @@ def _consent_picture(consent) -> dict[str, Any]:
     }
 
 
-def _lock_player(player_id: int) -> Player:
-    """Lock the player's row: their consents change one after the other."""
-    return Player.objects.select_for_update().select_related("league").get(pk=player_id)
-
-
 def _end_counting(player: Player, *, now) -> None:
     EmailConsent.objects.filter(
         player=player, confirmed_at__isnull=False, ended_at__isnull=True
@@ -750,7 +744,7 @@ def email_consent_record(*, player: Player, email: str, agreed: bool, user):
             field="agreed",
         )
     with _unique("the player's consent changed meanwhile; try again"):
-        player = _lock_player(player.pk)
+        player = player_consent_lock(player.pk)
         counting = EmailConsent.objects.filter(
             player=player, confirmed_at__isnull=False, ended_at__isnull=True
         ).first()
@@ -789,7 +783,7 @@ def email_consent_request(*, player: Player, email: str, agreed: bool):
             "tick the box to agree, or leave the page: nothing is kept", field="agreed"
         )
     with transaction.atomic():
-        player = _lock_player(player.pk)
+        player = player_consent_lock(player.pk)
         live = EmailConsent.objects.filter(
             player=player, email__iexact=email, ended_at__isnull=True
         ).order_by("-confirmed_at", "-consented_at")
@@ -812,7 +806,7 @@ def email_consent_confirm(*, consent_id: int):
     if consent is None:
         raise NotFoundError("this sign-up no longer exists; sign up again from your page")
     with _unique("the player's consent changed meanwhile; try again"):
-        player = _lock_player(consent.player_id)
+        player = player_consent_lock(consent.player_id)
         consent = EmailConsent.objects.get(pk=consent_id)
         if consent.ended_at is not None:
             raise ConflictError(
@@ -849,7 +843,7 @@ def email_consent_end(*, player_id: int, address_key: str, user=None) -> int:
     with transaction.atomic():
         if not Player.objects.filter(pk=player_id).exists():
             return 0
-        player = _lock_player(player_id)
+        player = player_consent_lock(player_id)
         live = [
             consent
             for consent in EmailConsent.objects.filter(player=player, ended_at__isnull=True)
@@ -864,7 +858,7 @@ def email_consent_stop(*, player: Player, user) -> int:
     """An organiser stops every email to the player (the player asked them to): each live
     consent, counting or waiting, ends. Idempotent: the number ended."""
     with transaction.atomic():
-        player = _lock_player(player.pk)
+        player = player_consent_lock(player.pk)
         live = list(EmailConsent.objects.filter(player=player, ended_at__isnull=True))
         return _consents_end(
             player, live, ending=EmailConsent.Ending.STOPPED, action="stop", user=user
@@ -932,7 +926,7 @@ def player_link_renew(*, player: Player, user) -> Player:
     from league.models import new_link_token
 
     with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        player = player_lock(player.pk)
         was_on = bool(player.link_token)
         player.link_token = new_link_token()
         player.save(update_fields=["link_token"])
@@ -951,7 +945,7 @@ def player_link_revoke(*, player: Player, user) -> Player:
     """Turn ``player``'s link off: it opens nothing until a new one is made. Turning off a link
     already off changes nothing. Audited (``player.link_revoke``)."""
     with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        player = player_lock(player.pk)
         if not player.link_token:
             return player
         player.link_token = None

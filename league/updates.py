@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from core.errors import ConflictError, DomainError
 from league.access import require_league_organiser
 from league.audit import actor_of, audit_record
+from league.locks import league_lock, night_lock, season_row_lock
 from league.models import League, Night, Season
 
 NAME_MAX_LENGTH = 120
@@ -59,7 +60,7 @@ def league_update(*, league: League, user, name: str | None = None, description=
     if description is not None:
         fields["description"] = description.strip()
     with transaction.atomic():
-        locked = League.objects.select_for_update().get(pk=league.pk)
+        locked = league_lock(league.pk)
         _write(
             locked,
             fields=fields,
@@ -77,7 +78,7 @@ def season_rename(*, season: Season, user, name: str) -> Season:
     name = _name(name, what="season")
     try:
         with transaction.atomic():
-            locked = Season.objects.select_for_update().get(pk=season.pk)
+            locked = season_row_lock(season.pk)
             _write(
                 locked,
                 fields={"name": name},
@@ -113,7 +114,7 @@ def night_reschedule(
             raise DomainError(f"a venue has at most {NAME_MAX_LENGTH} characters", field="venue")
         fields["venue"] = venue
     with transaction.atomic():
-        locked = Night.objects.select_for_update().get(pk=night.pk)
+        locked = night_lock(night.pk)
         _write(
             locked,
             fields=fields,

@@ -273,7 +273,7 @@ def test_recounts_of_one_season_wait_for_each_other(league):
     import psycopg
     from django.db import connections
 
-    from scoring.standings.services.recompute import fold_lock_key
+    from scoring.standings.locks import fold_lock_key
 
     require(connection.vendor == "postgresql", "the fold lock is PostgreSQL's")
     season = seeded_season(league, teams=False, seed=8)

@@ -2,10 +2,11 @@
 
 `lint-imports` checks the layers of shared/DESIGN.md: apps point down (tournaments -> standings
 -> games -> league -> core, the plumbing, which imports no app), domain code is pure Python and
-imports only domain code, inside each app the interfaces sit above the services, the services above
-the models and the models above the domain, page views never import API modules, and no package
-imports in a circle. A contract that cannot fail proves nothing, so each is also run on a copy of
-the project with one import that breaks exactly that rule, and must report it broken.
+imports only domain code, inside each app the interfaces sit above the services (and each app's
+locks module, beside them), the services above the models and the models above the domain, page
+views never import API modules, and no package imports in a circle. A contract that cannot fail
+proves nothing, so each is also run on a copy of the project with one import that breaks exactly
+that rule, and must report it broken.
 """
 
 import shutil
@@ -64,6 +65,8 @@ BREACHES = [
     ("app-layers", "scoring/games/models.py", "from scoring.games import services as _above"),
     ("app-layers", "scoring/standings/models.py", "from scoring.standings import selectors as _a"),
     ("app-layers", "tournaments/models/brackets.py", "from tournaments import api as _above"),
+    ("app-layers", "league/models.py", "from league import locks as _above"),
+    ("app-layers", "scoring/standings/locks.py", "from scoring.standings import api as _above"),
     ("pages-not-api", "scoring/standings/public/views.py", "from scoring.standings import api"),
     ("pages-not-api", "tournaments/views/nights.py", "from league.api import views as _api"),
 ]

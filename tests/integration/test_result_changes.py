@@ -96,8 +96,8 @@ def test_a_run_that_waited_for_another_fold_stores_what_came_after_it(two_tables
     the change left for a third run."""
     from unittest import mock
 
+    from scoring.standings.locks import fold_lock_key
     from scoring.standings.services import shares
-    from scoring.standings.services.recompute import fold_lock_key
 
     first, second = two_tables
     season_id = first.season_id

@@ -30,6 +30,7 @@ from league.models import League, Night, Season
 from scoring.games import services as scoring_services
 from scoring.games.models import Game
 from tournaments.models import Bracket
+from tournaments.services.locks import archivable_lock
 
 KINDS: dict[str, type] = {"season": Season, "night": Night, "bracket": Bracket}
 """What can be archived, by the name URLs, the API and the trail use."""
@@ -89,10 +90,9 @@ def archivable_restore(*, row, user, reason: str = ""):
 
 def _set(*, row, user, archived: bool, reason: str):
     kind = _kind(row)
-    model = type(row)
     require_league_organiser(user=user, league_id=_league_id(row))
     with transaction.atomic():
-        locked = model.objects.select_for_update().get(pk=row.pk)
+        locked = archivable_lock(row)
         if (locked.archived_at is not None) == archived:
             state = "archived already" if archived else "not archived"
             raise ConflictError(f"this {kind} is {state}", code=f"{kind}_{state.split()[0]}")

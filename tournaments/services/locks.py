@@ -3,19 +3,29 @@
 Lock order: a transaction that needs more than one of these rows locks them from the top of this
 list down, never back up, so two transactions never wait for each other in a circle.
 
-1. a season (:func:`season_lock`): a team schedule's creation, so two of one season queue;
-2. a night (:func:`night_lock`): parent of its plan, planned rounds, seats and games;
-3. a planned round of that night (:func:`planned_round_lock`, :func:`planned_rounds_lock`);
-4. a bracket (:func:`bracket_lock`, :func:`bracket_of_game_lock`): parent of its entries,
-   matches, match games and corrections;
-5. last, a game, which ``scoring.games.services`` locks itself when a night or a bracket calls a
-   game off or records it (``game_void``).
+1. a season (:func:`season_lock`, :func:`season_money_lock`, :func:`archivable_lock`): a team
+   schedule's creation, so two of one season queue; its money rules; its archiving;
+2. a night (:func:`night_lock`, :func:`archivable_lock`): parent of its plan, planned rounds,
+   seats, door check-ins and games;
+3. a player's check-in at the night's door (:func:`self_check_in_lock`), the night locked first;
+4. a planned round of that night (:func:`planned_round_lock`, :func:`planned_rounds_lock`);
+5. a bracket (:func:`bracket_lock`, :func:`bracket_of_game_lock`, :func:`bracket_row_lock`,
+   :func:`archivable_lock`): parent of its entries, matches, match games and corrections;
+6. last, a game, which ``scoring.games`` locks itself (``scoring.games.locks.game_lock``) when a
+   night or a bracket calls a game off or records it (``game_void``).
+
+A walk-in checked in at the desk holds the night's lock (2) when ``league.services.player_create``
+takes the league's roster lock (``league.locks.roster_lock``): the league's order puts the roster
+after a season and a night. The standings take their own locks in their own transactions
+(``scoring.standings.locks``).
 
 Each lock is ``select_for_update()``; where related rows are read in the same query, ``of=``
-names the locked row alone. The advance's lock (:func:`bracket_of_game_lock`, once per finished
-game) is the same clause written out in one statement (``Manager.raw``). On SQLite
-``select_for_update()`` does nothing (its write transactions are immediate and take the whole
-database), so the constraints carry correctness there.
+names the locked row alone, but for :func:`night_lock`, whose one statement locks the night with
+its season and rulebook (no transaction holds a night when it locks a season). The advance's lock
+(:func:`bracket_of_game_lock`, once per finished game) is the same clause written out in one
+statement (``Manager.raw``). On SQLite ``select_for_update()`` does nothing (its write
+transactions are immediate and take the whole database), so the constraints carry correctness
+there.
 """
 
 from __future__ import annotations
@@ -23,7 +33,7 @@ from __future__ import annotations
 from django.db import connections, router, transaction
 from django.db.models import QuerySet
 
-from league.models import Night, Season
+from league.models import Night, Player, Season, SelfCheckIn
 from tournaments.models import (
     Bracket,
     BracketEntry,
@@ -39,10 +49,27 @@ def season_lock(season_id: int) -> Season | None:
     return Season.objects.select_for_update().filter(pk=season_id).first()
 
 
+def season_money_lock(season_id: int) -> Season:
+    """The season (its id alone loaded), its row locked: two organisers' saves of its money
+    rules take turns."""
+    return Season.objects.select_for_update().only("pk").get(pk=season_id)
+
+
+def archivable_lock(row: Season | Night | Bracket) -> Season | Night | Bracket:
+    """A new copy of a season, a night or a bracket, its row locked (its archiving)."""
+    return type(row).objects.select_for_update().get(pk=row.pk)
+
+
 def night_lock(night_id: int) -> Night:
     """The night with its season and rulebook, the three rows locked (a night's change waits
     for a change of its season's rules)."""
     return Night.objects.select_for_update().select_related("season__rulebook").get(pk=night_id)
+
+
+def self_check_in_lock(night: Night, player: Player) -> SelfCheckIn | None:
+    """The player's check-in at the night's door, its row locked (the night locked first);
+    ``None`` if they never checked in there."""
+    return SelfCheckIn.objects.select_for_update().filter(night=night, player=player).first()
 
 
 def planned_round_lock(plan: NightPlan, number: int) -> PlannedRound | None:
@@ -65,6 +92,11 @@ def bracket_lock(bracket_id: int) -> Bracket:
     )
     bracket.team_count = bracket.entries.count()
     return bracket
+
+
+def bracket_row_lock(bracket_id: int) -> Bracket:
+    """The bracket alone, its row locked (its name changes)."""
+    return Bracket.objects.select_for_update().get(pk=bracket_id)
 
 
 _BRACKET_OF_GAME = """

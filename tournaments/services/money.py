@@ -15,6 +15,7 @@ from league.audit import SYSTEM, actor_of, audit_record
 from league.models import Season
 from tournaments.domain.pot import MoneyRules, money_rules_parse
 from tournaments.models import SeasonMoney
+from tournaments.services.locks import season_money_lock
 
 
 def season_money_update(*, season: Season, data: Any, user=None) -> tuple[MoneyRules, bool]:
@@ -26,7 +27,7 @@ def season_money_update(*, season: Season, data: Any, user=None) -> tuple[MoneyR
     require_league_organiser(user=user, league_id=season.league_id)
     rules = money_rules_parse(data)
     with transaction.atomic():
-        locked = Season.objects.select_for_update().only("pk").get(pk=season.pk)
+        locked = season_money_lock(season.pk)
         row = SeasonMoney.objects.filter(season=locked).first()
         before = MoneyRules() if row is None else money_rules_parse(row.rules)
         if row is not None and before == rules:

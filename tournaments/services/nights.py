@@ -49,7 +49,12 @@ from tournaments.domain.rotation import (
 from tournaments.domain.rotation_season import season_report
 from tournaments.models import NightPlan, PlannedRound, Seat
 from tournaments.selectors.season_history import season_history_for_night
-from tournaments.services.locks import night_lock, planned_round_lock, planned_rounds_lock
+from tournaments.services.locks import (
+    night_lock,
+    planned_round_lock,
+    planned_rounds_lock,
+    self_check_in_lock,
+)
 
 MAX_SEED = 2**31 - 1
 """The largest seed a plan stores (``NightPlan.seed``: a 32-bit integer column on PostgreSQL)."""
@@ -479,7 +484,7 @@ def night_self_check_in_refuse(*, night: Night, player: Player, user) -> str:
     with transaction.atomic():
         night = _lock_night(night, user)
         _refuse_when_finished(night)
-        door = SelfCheckIn.objects.select_for_update().filter(night=night, player=player).first()
+        door = self_check_in_lock(night, player)
         if door is None:
             raise DomainError(f"{player} did not check in at the door", field="player")
         if door.refused_at is not None:

@@ -1,7 +1,7 @@
-"""The steps every write of a game shares: the rules a game is scored under, locking its row,
-storing a hand with its derived points, copying the engine's game state onto the row, and, after
-commit, asking for the standings recompute and announcing a change of the final result
-(``game_finished``).
+"""The steps every write of a game shares (each first locks the game: ``scoring.games.locks``):
+the rules a game is scored under, storing a hand with its derived points, copying the engine's
+game state onto the row, and, after commit, asking for the standings recompute and announcing a
+change of the final result (``game_finished``).
 
 - *effects*: what a write changed in the game's life: ``finished``, ``winner_changed``,
   ``reopened`` (the :data:`RESULT_CHANGES`).
@@ -21,7 +21,6 @@ from league.domain.rules import GameLength, TieAtTime
 from league.domain.rules import Rulebook as RulebookRules
 from league.models import Rulebook
 from scoring.games import jobs
-from scoring.games.access import game_to_score
 from scoring.games.domain.engine import GameState, HandScore, Outcome, Side
 from scoring.games.domain.hand_input import HandInput
 from scoring.games.models import Game, Hand, ResultChange
@@ -109,17 +108,6 @@ def hand_create(
 def stored_score(hand: Hand) -> HandScore:
     outcome = Outcome(hand.outcome)
     return HandScore(outcome, hand.points_a, hand.points_b, "", hand.time_called)
-
-
-def lock_game(game_id: int) -> Game:
-    """Lock the game row for the rest of the transaction (a no-op on SQLite, whose IMMEDIATE
-    transactions already serialise writers), read with its season and rulebook: every write of
-    a game (a hand, an undo, a correction, a final score, a confirmation) takes it first, so two
-    captains of one table are decided one after the other on what the first one wrote."""
-    game, _ = game_to_score("id", game_id, lock=True)
-    if game is None:
-        raise Game.DoesNotExist(game_id)
-    return game
 
 
 def running_state(game: Game) -> GameState:

@@ -12,11 +12,11 @@ from league.models import Player, Season, Team
 from scoring.games import jobs
 from scoring.games.domain.engine import GameState, final_score_check
 from scoring.games.domain.hand_input import HandInput
+from scoring.games.locks import game_lock
 from scoring.games.models import Game, Hand, new_captain_token
 from scoring.games.services.game_state import (
     apply_state,
     game_rules,
-    lock_game,
     result_change_record,
     results_changed,
 )
@@ -91,7 +91,7 @@ def game_new(
 def game_record_final_score(*, game: Game, score_a: int, score_b: int, user=None) -> Game:
     """Record a game by its final score alone, for leagues that keep no hand detail."""
     with transaction.atomic():
-        game = lock_game(game.pk)
+        game = game_lock(game.pk)
         if game.hands.exists():
             raise ConflictError(
                 "this game already has hands; its score comes from them", code="has_hands"
@@ -123,7 +123,7 @@ def game_confirm(*, game: Game, user=None) -> Game:
     disputed score is an organiser's to settle (:func:`game_settle_dispute`, with a reason): a
     tap on the table's link, which either side holds, never wipes the dispute out."""
     with transaction.atomic():
-        game = lock_game(game.pk)
+        game = game_lock(game.pk)
         if game.status != Game.Status.FINISHED:
             raise ConflictError("only a finished game's score can be confirmed", code="not_over")
         if game.confirmation == Game.Confirmation.CONFIRMED:
@@ -146,7 +146,7 @@ def game_dispute(*, game: Game, reason: str, user=None) -> Game:
     if len(reason) > 500:
         raise DomainError("keep the reason under 500 characters", field="reason")
     with transaction.atomic():
-        game = lock_game(game.pk)
+        game = game_lock(game.pk)
         if game.status != Game.Status.FINISHED:
             raise ConflictError("only a finished game's score can be disputed", code="not_over")
         if game.confirmation == Game.Confirmation.CONFIRMED:
@@ -162,7 +162,7 @@ def game_dispute(*, game: Game, reason: str, user=None) -> Game:
 def game_reissue_captain_token(*, game: Game, user=None) -> Game:
     """Revoke a game's captain link and QR code and issue new ones (the old link stops working)."""
     with transaction.atomic():
-        game = lock_game(game.pk)
+        game = game_lock(game.pk)
         game.captain_token = new_captain_token()
         game.save(update_fields=["captain_token", "updated_at"])
         return game
@@ -187,7 +187,7 @@ def game_settle_dispute(
     if decision not in ("confirm", "correct"):
         raise DomainError("the decision is confirm or correct", field="decision")
     with transaction.atomic():
-        game = lock_game(game.pk)
+        game = game_lock(game.pk)
         if game.status != Game.Status.FINISHED:
             raise ConflictError("only a finished game can be settled", code="not_over")
         if game.confirmation == Game.Confirmation.CONFIRMED:
@@ -230,7 +230,7 @@ def game_void(*, game: Game, reason: str, user=None) -> Game:
     if not reason:
         raise DomainError("say why the game is called off", field="reason")
     with transaction.atomic():
-        game = lock_game(game.pk)
+        game = game_lock(game.pk)
         if game.status == Game.Status.VOIDED:
             return game
         if game.status == Game.Status.FINISHED:

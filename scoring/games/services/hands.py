@@ -1,7 +1,7 @@
 """Hand entry at the table: record the next hand, undo the last one, correct an earlier one.
 
 Every write of a hand runs in one transaction that first locks the game row
-(:func:`~scoring.games.services.game_state.lock_game`) and decides on what it reads there, so two
+(:func:`~scoring.games.locks.game_lock`) and decides on what it reads there, so two
 captains of one table, or a phone that retries, are answered one after the other. Idempotent by
 the client's submission key; a race the lock cannot see (the same key sent to a game that another
 transaction is creating a hand for) ends in the database's uniqueness, never a second hand.
@@ -24,13 +24,13 @@ from scoring.games.domain.engine import (
     score_hand,
 )
 from scoring.games.domain.hand_input import HandInput
+from scoring.games.locks import game_lock
 from scoring.games.models import Game, Hand
 from scoring.games.selectors import game_counting_hands, game_next_dealer_seat
 from scoring.games.services.game_state import (
     apply_state,
     game_rules,
     hand_create,
-    lock_game,
     replay_running,
     results_changed,
     running_state,
@@ -102,7 +102,7 @@ def hand_record(
 
 
 def _hand_record(game, data, client_key, expected_number, source, user) -> HandResult:
-    game = game.locked() if isinstance(game, GameDoor) else lock_game(game.pk)
+    game = game.locked() if isinstance(game, GameDoor) else game_lock(game.pk)
     number = game.last_hand_number + 1
     takes_next = (
         not game.is_final_score_only
@@ -171,7 +171,7 @@ def hand_undo(
     """Undo the last counting hand. ``number`` must be that hand's number, so a double tap or a
     retried request never undoes two hands."""
     with transaction.atomic():
-        game = lock_game(game.pk)
+        game = game_lock(game.pk)
         _check_captain_may_change(game, source)
         hands = game_counting_hands(game=game)
         if not hands:
@@ -218,7 +218,7 @@ def hand_correct(
     if not reason or not reason.strip():
         raise DomainError("say why the hand is corrected", field="reason")
     with transaction.atomic():
-        game = lock_game(game.pk)
+        game = game_lock(game.pk)
         _check_captain_may_change(game, source)
         hands = game_counting_hands(game=game)
         old = next((hand for hand in hands if hand.number == number), None)

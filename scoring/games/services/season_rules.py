@@ -16,11 +16,11 @@ from league.domain.rules import Rulebook as RulebookRules
 from league.models import Rulebook, Season
 from scoring.games import jobs
 from scoring.games.domain.engine import GameState, HandScore, Side, game_state, score_hand
+from scoring.games.locks import game_lock, season_rules_lock
 from scoring.games.models import Game, Hand
 from scoring.games.services.game_state import (
     apply_state,
     game_rules,
-    lock_game,
     replay_running,
     results_changed,
     rulebook_rules,
@@ -51,7 +51,7 @@ def season_rederive_points(*, season_id: int) -> int:
     refreshed = 0
     for game_id in sorted(set(stale_games)):
         with transaction.atomic():
-            game = lock_game(game_id)
+            game = game_lock(game_id)
             rules = game_rules(game, season.rulebook)
             hands = list(game.hands.order_by("number", "created_at"))
             for hand in hands:
@@ -114,7 +114,7 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
     if rules == rulebook_rules(current):
         raise DomainError("these are already the season's rules", field="options")
     with transaction.atomic():
-        locked = Season.objects.select_for_update().get(pk=season.pk)
+        locked = season_rules_lock(season.pk)
         if locked.rulebook_id != current.pk:
             raise ConflictError("the season's rules were changed meanwhile; reload and retry")
         hands = Hand.objects.filter(game__season=season, status=Hand.Status.ACTIVE)

@@ -27,7 +27,7 @@ import pickle
 import time
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
@@ -37,6 +37,7 @@ from scoring.games import jobs
 from scoring.games.models import Game, ResultChange
 from scoring.standings.domain.season_totals import stats_line_digest
 from scoring.standings.domain.standings import SeasonRules
+from scoring.standings.locks import fold_lock, season_fold_lock, season_rules_lock
 from scoring.standings.models import StandingGame, StandingLine, StandingSnapshot
 from scoring.standings.services.race_games import EMPTY_DIGEST, games_digests
 from scoring.standings.services.values import Computed, snapshot_values
@@ -74,7 +75,7 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     snapshot's version (and a current race's) moves on and no race is asked for.
 
     It reads and computes in a transaction that holds no lock anything but another recompute of
-    the season waits on (:func:`one_fold_at_a_time`, taken before it reads anything: a run that
+    the season waits on (:func:`.locks.fold_lock`, taken before it reads anything: a run that
     waited for another's fold reads what that fold stored, not what it replaced; it replaces the
     recounted games' stored shares, rows only recomputes touch) and ends by locking the season's row
     against other folds (``FOR NO KEY UPDATE``: hand writes, which only reference the row, never
@@ -85,7 +86,7 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     """
     jobs.standings_pending_clear(season_id)
     with transaction.atomic():
-        one_fold_at_a_time(season_id)
+        fold_lock(season_id)
         return _fold_pending(season_id, force)
 
 
@@ -121,9 +122,7 @@ def _fold_pending(season_id: int, force: bool) -> StandingSnapshot | None:
             return None
         computed.values |= {"results_version": version, "computed_at": timezone.now()}
         computed.values["duration_ms"] = int((time.perf_counter() - started) * 1000)
-        locked = (
-            Season.objects.select_for_update(no_key=True).only("results_version").get(pk=season_id)
-        )
+        locked = season_fold_lock(season_id)
         if locked.results_version != folded:
             # Another run folded changes (or the rules changed) since this one read: its results
             # may be newer than ours, and our base older. Leave what is pending to the next run.
@@ -164,9 +163,7 @@ def _version_moved_on(
     in one short transaction; no race is asked for."""
     version = folded + len(pending)
     with transaction.atomic():
-        locked = (
-            Season.objects.select_for_update(no_key=True).only("results_version").get(pk=season_id)
-        )
+        locked = season_fold_lock(season_id)
         if locked.results_version != folded:  # another run folded meanwhile: leave it to the next
             transaction.on_commit(lambda: jobs.standings_recompute_soon(season_id))
             return None
@@ -180,24 +177,6 @@ def _version_moved_on(
         )
         stored.update(results_version=version)
     return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season_id=season_id)
-
-
-def one_fold_at_a_time(season_id: int) -> None:
-    """Wait until no other recompute of the season is in its transaction, and keep the next
-    waiting until this transaction ends: on PostgreSQL, a transaction-level advisory lock on the
-    season (hand writes never take it, and reads never wait on it). A fold reads back the shares
-    it stored (the played order, the ratings' replay): no other fold may rewrite them meanwhile.
-    (SQLite has one writer at a time: its transactions wait on each other already.)"""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [fold_lock_key(season_id)]
-            )
-
-
-def fold_lock_key(season_id: int) -> str:
-    """The name of the season's fold lock (:func:`one_fold_at_a_time`)."""
-    return f"standings:fold:{season_id}"
 
 
 def _snapshot_store(season_id: int, version: int, computed: Computed) -> bool:
@@ -340,7 +319,7 @@ def season_set_standing_rules(*, season: Season, rules: dict[str, Any], user=Non
     _rules_from(rules)  # refuses unknown options and impossible combinations, writing nothing
     options = {name: list(value) if name == "tiebreaks" else value for name, value in rules.items()}
     with transaction.atomic():
-        locked = Season.objects.select_for_update().get(pk=season.pk)
+        locked = season_rules_lock(season.pk)
         before = dict(locked.standing_rules or {})
         locked.standing_rules = options
         locked.results_version += 1

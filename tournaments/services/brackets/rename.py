@@ -9,6 +9,7 @@ from core.errors import ConflictError, DomainError
 from league.access import require_league_organiser
 from league.audit import actor_of, audit_record
 from tournaments.models import Bracket
+from tournaments.services.locks import bracket_row_lock
 
 NAME_MAX_LENGTH: int = Bracket._meta.get_field("name").max_length
 
@@ -24,7 +25,7 @@ def bracket_rename(*, bracket: Bracket, user, name: str) -> Bracket:
         )
     try:
         with transaction.atomic():
-            locked = Bracket.objects.select_for_update().get(pk=bracket.pk)
+            locked = bracket_row_lock(bracket.pk)
             before = {"name": locked.name}
             if locked.name != name:
                 locked.name = name
