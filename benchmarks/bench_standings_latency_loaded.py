@@ -361,7 +361,8 @@ def run_round(ids: dict, services: Services) -> dict:
     settled = services.settle()
     before, started = load_average(), time.time()
     done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "latency_load.py")],
+        [sys.executable, "-m", "benchmarks.latency_load"],  # it reads answers as http_load does
+        cwd=ROOT,
         input=json.dumps(plan),
         capture_output=True,
         text=True,

@@ -43,7 +43,7 @@ from urllib.parse import urlencode
 FAILURES_KEPT = 5
 
 
-async def _read_response(reader) -> tuple[int, bool, bytes]:
+async def read_response(reader) -> tuple[int, bool, bytes]:
     status_line = await reader.readline()
     if not status_line:
         raise ConnectionError("the server closed the connection")
@@ -113,7 +113,7 @@ async def _client(plan, games, deadline, result) -> None:
             if writer is None:
                 reader, writer = await asyncio.open_connection("127.0.0.1", plan["port"])
             writer.write(request)
-            status, keep_alive, answer = await _read_response(reader)
+            status, keep_alive, answer = await read_response(reader)
             result["latencies"].append(time.perf_counter() - started)
             ok = status == expect and (marker is None or marker in answer)
             label = str(status) if ok or status != expect else f"{status} unmarked"

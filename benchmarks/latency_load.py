@@ -50,35 +50,9 @@ import sys
 import time
 import uuid
 
+from benchmarks.http_load import read_response
+
 FAILURES_KEPT = 5
-
-
-async def _read_response(reader) -> tuple[int, bool, bytes]:
-    status_line = await reader.readline()
-    if not status_line:
-        raise ConnectionError("the server closed the connection")
-    status = int(status_line.split()[1])
-    length, keep_alive, chunked = 0, True, False
-    while True:
-        line = await reader.readline()
-        if line in (b"\r\n", b"\n", b""):
-            break
-        name, _, value = line.partition(b":")
-        name, value = name.strip().lower(), value.strip().lower()
-        if name == b"content-length":
-            length = int(value)
-        elif name == b"connection" and value == b"close":
-            keep_alive = False
-        elif name == b"transfer-encoding" and value == b"chunked":
-            chunked = True
-    parts = []
-    if chunked:
-        while size := int((await reader.readline()).split(b";")[0], 16):
-            parts.append((await reader.readexactly(size + 2))[:-2])
-        await reader.readline()
-    elif length:
-        parts.append(await reader.readexactly(length))
-    return status, keep_alive, b"".join(parts)
 
 
 class Connection:
@@ -98,7 +72,7 @@ class Connection:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         self.writer.write(request)
-        status, keep_alive, answer = await _read_response(self.reader)
+        status, keep_alive, answer = await read_response(self.reader)
         if not keep_alive:
             self.close()
         return status, answer
