@@ -192,14 +192,14 @@ def build_history() -> dict[str, list[int]]:
             INSERT INTO scoring_hand (
                 game_id, number, makers, caller_id, caller_alone, defender_alone, tricks_won,
                 renege, thrown_in, misdeal, dealer_seat, outcome, points_a, points_b, status,
-                source, created_at, change_reason, rulebook_id
+                source, created_at, change_reason, rulebook_id, time_called
             )
             SELECT g.id, n, CASE WHEN n %% 2 = 0 THEN 'A' ELSE 'B' END,
                    CASE WHEN n %% 2 = 0 THEN g.seat_0_id ELSE g.seat_1_id END,
                    false, false, 3 + n %% 3, '', false, false, (n - 1) %% 4,
                    CASE WHEN n %% 3 = 2 THEN 'march' ELSE 'make' END,
                    CASE WHEN n %% 2 = 0 THEN 1 ELSE 0 END, CASE WHEN n %% 2 = 0 THEN 0 ELSE 1 END,
-                   'active', 'api', %s, '', s.rulebook_id
+                   'active', 'api', %s, '', s.rulebook_id, false
             FROM scoring_game g
             JOIN league_season s ON s.id = g.season_id
             CROSS JOIN generate_series(1, %s) AS n
