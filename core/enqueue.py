@@ -86,11 +86,6 @@ def resume_sends() -> None:
     _paused_until = 0.0
 
 
-def run_in_process() -> bool:
-    """Whether jobs run in the process that sends them (eager mode), not on a worker."""
-    return bool(current_app.conf.task_always_eager)
-
-
 def send_job(name: str, *args: int, countdown: float | None = None) -> bool:
     """Send the job registered as ``name``; ``False`` when the broker is down (logged; the beat
     sweep catches up).
