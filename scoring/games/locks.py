@@ -3,8 +3,9 @@
 Lock order: a transaction that needs more than one of these rows locks them from the top of this
 list down, never back up, so two transactions never wait for each other in a circle.
 
-1. a season (:func:`season_rules_lock`): a change of its rules, in a transaction that locks
-   nothing else (the hands are re-derived afterwards by a job, one game per transaction);
+1. a season (``league.locks.season_row_lock``, the league's own lock of the row): a change of
+   its rules, in a transaction that locks nothing else (the hands are re-derived afterwards by
+   a job, one game per transaction);
 2. a game: every write of a game (a hand, an undo, a correction, a final score, a confirmation,
    a call-off, a re-derivation) takes it first. Taken by the door,
    ``scoring.games.access.game_to_score`` with ``lock=True`` (``FOR UPDATE OF g`` in the door's
@@ -23,14 +24,8 @@ immediate and take the whole database), so the constraints carry correctness the
 
 from __future__ import annotations
 
-from league.models import Season
 from scoring.games.access import game_to_score
 from scoring.games.models import Game
-
-
-def season_rules_lock(season_id: int) -> Season:
-    """The season, its row locked, while its rules change."""
-    return Season.objects.select_for_update().get(pk=season_id)
 
 
 def game_lock(game_id: int) -> Game:

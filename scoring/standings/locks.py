@@ -8,8 +8,9 @@ list down, never back up, so two transactions never wait for each other in a cir
    season runs at a time; nothing else waits on it (hand writes and reads never take it);
 2. the season's row: ``FOR NO KEY UPDATE`` (:func:`season_fold_lock`) at the end of a fold,
    before it moves the season's folded counter (hand writes, which only reference the row with
-   their ``ResultChange``, never wait on it); ``FOR UPDATE`` (:func:`season_rules_lock`) for a
-   change of the standing rules, in a transaction that takes nothing else.
+   their ``ResultChange``, never wait on it); ``FOR UPDATE`` (``league.locks.season_row_lock``,
+   the league's own lock of the row) for a change of the standing rules, in a transaction that
+   takes nothing else.
 
 The standings lock no game and no row of another app but the season: ``scoring.games`` locks a
 season (a rules change) or a game, never after one of these; ``league`` and ``tournaments``
@@ -51,8 +52,3 @@ def season_fold_lock(season_id: int) -> Season:
     against other folds: rows that only reference the season (a hand's ``ResultChange``) are
     still written meanwhile."""
     return Season.objects.select_for_update(no_key=True).only("results_version").get(pk=season_id)
-
-
-def season_rules_lock(season_id: int) -> Season:
-    """The season, its row locked, while its standing rules change."""
-    return Season.objects.select_for_update().get(pk=season_id)

@@ -13,10 +13,11 @@ from django.db.models import F
 from core.errors import ConflictError, DomainError
 from league.audit import SYSTEM, actor_of, audit_record
 from league.domain.rules import Rulebook as RulebookRules
+from league.locks import season_row_lock
 from league.models import Rulebook, Season
 from scoring.games import jobs
 from scoring.games.domain.engine import GameState, HandScore, Side, game_state, score_hand
-from scoring.games.locks import game_lock, season_rules_lock
+from scoring.games.locks import game_lock
 from scoring.games.models import Game, Hand
 from scoring.games.services.game_state import (
     apply_state,
@@ -114,7 +115,7 @@ def season_change_rules(*, season: Season, options: dict[str, Any], user=None) -
     if rules == rulebook_rules(current):
         raise DomainError("these are already the season's rules", field="options")
     with transaction.atomic():
-        locked = season_rules_lock(season.pk)
+        locked = season_row_lock(season.pk)
         if locked.rulebook_id != current.pk:
             raise ConflictError("the season's rules were changed meanwhile; reload and retry")
         hands = Hand.objects.filter(game__season=season, status=Hand.Status.ACTIVE)

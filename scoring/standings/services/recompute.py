@@ -32,12 +32,13 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from core.errors import DomainError
+from league.locks import season_row_lock
 from league.models import Season
 from scoring.games import jobs
 from scoring.games.models import Game, ResultChange
 from scoring.standings.domain.season_totals import stats_line_digest
 from scoring.standings.domain.standings import SeasonRules
-from scoring.standings.locks import fold_lock, season_fold_lock, season_rules_lock
+from scoring.standings.locks import fold_lock, season_fold_lock
 from scoring.standings.models import StandingGame, StandingLine, StandingSnapshot
 from scoring.standings.services.race_games import EMPTY_DIGEST, games_digests
 from scoring.standings.services.values import Computed, snapshot_values
@@ -319,7 +320,7 @@ def season_set_standing_rules(*, season: Season, rules: dict[str, Any], user=Non
     _rules_from(rules)  # refuses unknown options and impossible combinations, writing nothing
     options = {name: list(value) if name == "tiebreaks" else value for name, value in rules.items()}
     with transaction.atomic():
-        locked = season_rules_lock(season.pk)
+        locked = season_row_lock(season.pk)
         before = dict(locked.standing_rules or {})
         locked.standing_rules = options
         locked.results_version += 1
