@@ -134,6 +134,13 @@ class Game(models.Model):
                 condition=Q(status__in=["scheduled", "in_progress"]),
                 name="game_left",
             ),
+            # A season's playoff games (a bracket's, not counted), few beside its history: whom
+            # the standings list unranked (scoring.standings.services.values).
+            models.Index(
+                fields=["season", "id"],
+                condition=Q(counts_for_standings=False),
+                name="game_playoff",
+            ),
         ]
         constraints = [
             models.CheckConstraint(

@@ -141,6 +141,12 @@ class StandingGame(models.Model):
 
     class Meta:
         db_table = "scoring_standinggame"  # the table it had in the scoring app
+        indexes = [
+            # The shares in played order, and the last played (whether a fold's new games came
+            # after every other, so the ratings go on from the stored ones): read from the
+            # index, not by sorting a large season's hundred thousand shares at every fold.
+            models.Index(fields=["season", "finished_at", "game"], name="standing_game_played"),
+        ]
 
     def __str__(self) -> str:
         return f"Share of game {self.game_id} in season {self.season_id}"

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
+
+from django.db.models import Q
 
 import scoring.standings.services.shares as stored_shares
 from league.models import Attendance, Player, Season, Team
@@ -149,28 +151,29 @@ def _entrants(season: Season, names: dict[int, str], totals: SeasonTotals) -> li
         names.update(dict(teams))
         return [pk for pk, _name in teams]
     listed = list(totals.records)  # among them whoever sits in a counted game
-    waiting = set(_season_players(season)) - set(listed)
+    waiting = _season_players(season) - set(listed)
     if waiting:
         names.update(_names(season, waiting, is_teams=False))
         listed.extend(sorted(waiting))
     return listed
 
 
-def _season_players(season: Season) -> list[int]:
-    """Players checked in on a night of the season, or seated in one of its games (one query),
-    but for the players of its finished games that count: whoever sits in one of those has a
-    counted game, listed already (a large season's hundred thousand games' seats are not
-    gathered)."""
-    games = Game.objects.filter(season=season).exclude(status=Game.Status.VOIDED)
-    games = games.exclude(status=Game.Status.FINISHED, counts_for_standings=True)
-    games = games.exclude(night__archived_at__isnull=False)
-    seated = [games.order_by().values_list(f"seat_{seat}_id") for seat in range(4)]
-    checked_in = (
-        Attendance.objects.filter(night__season=season, night__archived_at__isnull=True)
-        .order_by()
-        .values_list("player_id")
-    )
-    return [pk for (pk,) in checked_in.union(*seated)]
+def _season_players(season: Season) -> set[int]:
+    """Players checked in on a night of the season, or seated in one of its games, but for the
+    players of its finished games that count: whoever sits in one of those has a counted game,
+    listed already (a large season's hundred thousand games' seats are not gathered). Two short
+    reads: the games are those still to play and the finished playoff games, each found through
+    an index of its own (``game_left``, ``game_playoff``), never by scanning the season."""
+    left = Q(status__in=(Game.Status.SCHEDULED, Game.Status.IN_PROGRESS))
+    games = Game.objects.filter(
+        left | Q(status=Game.Status.FINISHED, counts_for_standings=False), season=season
+    ).exclude(night__archived_at__isnull=False)
+    seated = games.order_by().values_list("seat_0_id", "seat_1_id", "seat_2_id", "seat_3_id")
+    players = {pk for seats in seated for pk in seats if pk is not None}
+    checked_in = Attendance.objects.filter(night__season=season, night__archived_at__isnull=True)
+    checked_in = checked_in.order_by()
+    players.update(checked_in.values_list("player_id", flat=True))
+    return players
 
 
 # --------------------------------------------------------------------------------------------
@@ -284,7 +287,7 @@ class _OpponentLines:
         self.kind = KIND.TEAM if is_teams else KIND.PLAYER
         self.loaded = totals.team_opponents if is_teams else totals.opponents
         self.changed = totals.changed_teams if is_teams else totals.changed_players
-        self.read: dict[int, dict[int, tuple[int, int, int]]] = {}
+        self.read: dict[int, Mapping[int, tuple[int, int, int]]] = {}
 
     def prefetch(self, group: Iterable[int]) -> None:
         wanted = [
@@ -334,14 +337,14 @@ class OpponentRecords:
         self.size = 0
         self.packed: OrderedDict[str, array] = OrderedDict()
 
-    def get(self, digest: str) -> dict[int, tuple[int, int, int]] | None:
+    def get(self, digest: str) -> PackedRecords | None:
         packed = self.packed.get(digest)
         if packed is None:
             return None
         self.packed.move_to_end(digest)
-        return _unpacked(packed)
+        return PackedRecords(packed)
 
-    def put(self, digest: str, opponents: Iterable[dict]) -> dict[int, tuple[int, int, int]]:
+    def put(self, digest: str, opponents: Iterable[dict]) -> PackedRecords:
         packed = array("q")
         for record in opponents:
             packed.extend((record["other_id"], record["wins"], record["losses"], record["draws"]))
@@ -351,16 +354,35 @@ class OpponentRecords:
             while self.size > self.capacity:
                 _digest, oldest = self.packed.popitem(last=False)
                 self.size -= len(oldest) // 4
-        return _unpacked(packed)
+        return PackedRecords(packed)
 
     def clear(self) -> None:
         self.packed.clear()
         self.size = 0
 
 
-def _unpacked(packed: array) -> dict[int, tuple[int, int, int]]:
-    records = zip(packed[1::4], packed[2::4], packed[3::4], strict=True)
-    return dict(zip(packed[0::4], records, strict=True))
+class PackedRecords(Mapping):
+    """An entrant's head-to-head records, ``other_id: (wins, losses, draws)``, read straight from
+    their packed array: head-to-head asks only about the few others of a tied group, so no
+    record is unpacked but those (a player of a large season met some six hundred others)."""
+
+    __slots__ = ("others", "packed")
+
+    def __init__(self, packed: array) -> None:
+        self.packed, self.others = packed, packed[0::4]
+
+    def __getitem__(self, other: int) -> tuple[int, int, int]:
+        try:
+            at = self.others.index(other) * 4
+        except (ValueError, TypeError, OverflowError):
+            raise KeyError(other) from None
+        return self.packed[at + 1], self.packed[at + 2], self.packed[at + 3]
+
+    def __iter__(self):
+        return iter(self.others)
+
+    def __len__(self) -> int:
+        return len(self.others)
 
 
 _OPPONENTS = OpponentRecords(capacity=1_000_000)

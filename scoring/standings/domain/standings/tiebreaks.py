@@ -209,15 +209,16 @@ class Ranker:
         prefetch = getattr(self.results_against, "prefetch", None)
         if prefetch is not None:  # a lookup that reads on demand reads the group at once
             prefetch(group)
-        members = set(group)
         wins = dict.fromkeys(group, 0)
         losses = dict.fromkeys(group, 0)
         draws = dict.fromkeys(group, 0)
         net: dict[tuple[int, int], float] = defaultdict(float)
         met = False
         for entrant in group:
-            for opponent, (won, lost, drawn) in self.results_against(entrant).items():
-                if opponent not in members or not won + lost + drawn:
+            against = self.results_against(entrant)
+            for opponent in group:  # only the group's (an entrant met hundreds of others)
+                won, lost, drawn = against.get(opponent) or (0, 0, 0)
+                if not won + lost + drawn:
                     continue
                 met = True
                 wins[entrant] += won
