@@ -4,7 +4,7 @@ and equal to a recompute from scratch after any sequence of recorded, undone and
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
-from django.db import transaction
+from django.db import connection, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -391,24 +391,47 @@ def test_bye_and_forfeit_options_are_refused_until_they_are_recorded(organiser_a
     assert season.standing_rules == {}
 
 
+def _lines_written(season_id: int, force: bool = False) -> set[tuple[str, int]]:
+    """The lines a recompute writes (inserts or replaces), read off the statements it runs
+    (``connection.execute_wrapper``): the kind and entrant of each row an INSERT into the lines'
+    table is given."""
+    written: set[tuple[str, int]] = set()
+    table = StandingLine._meta.db_table
+    columns = [StandingLine._meta.get_field(name).column for name in ("kind", "entrant_id")]
+
+    def watch(execute, sql, params, many, context):
+        if sql.lstrip().upper().startswith(f'INSERT INTO "{table.upper()}"'):
+            params = list(params) if many else [params]
+            named = sql[sql.index("(") + 1 : sql.index(")")].replace('"', "").split(", ")
+            at = [named.index(column) for column in columns]
+            written.update((row[at[0]], row[at[1]]) for row in params)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(watch):
+        season_standings_recompute(season_id=season_id, force=force)
+    return written
+
+
 def test_a_recompute_rewrites_only_the_lines_that_changed(league):
     season, (first, second, third) = team_season(league)
     win(team_game(season, first, second), "A")
-    season_standings_recompute(season_id=season.pk, force=True)
+    written = _lines_written(season.pk, force=True)
+    assert {("player", pk) for pk in (*first.player_ids, *second.player_ids)} <= written
 
-    def player_line_pks():
+    def player_lines():
         return dict(
             StandingLine.objects.filter(season=season, kind="player").values_list(
-                "entrant_id", "pk"
+                "entrant_id", "data"
             )
         )
 
-    before = player_line_pks()
-    season_standings_recompute(season_id=season.pk, force=True)
-    assert player_line_pks() == before  # nothing changed, nothing rewritten
+    before = player_lines()
+    assert _lines_written(season.pk, force=True) == set()  # nothing changed, nothing rewritten
     win(team_game(season, third, second), "B")
-    season_standings_recompute(season_id=season.pk)
-    after = player_line_pks()
-    assert {pk for pk in first.player_ids if after[pk] == before[pk]} == set(first.player_ids)
+    written = _lines_written(season.pk)
+    players = {entrant for kind, entrant in written if kind == "player"}
+    assert players == {*second.player_ids, *third.player_ids}  # the new game's, no other
+    after = player_lines()
+    assert all(after[pk] == before[pk] for pk in first.player_ids)
     assert all(after[pk] != before[pk] for pk in second.player_ids)
     assert_lines_match_snapshot(season)
