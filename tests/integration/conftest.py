@@ -26,8 +26,61 @@ def _database_url_for_tests() -> str:
     return f"postgresql://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+@pytest.fixture
+def celery_worker_process(_celery_worker_session):
+    """The suite's real Celery worker, consuming only during the test that asks for it.
+
+    The worker process lives for the whole session (it takes seconds to start), against the
+    test database of this test process, and every later test of the process runs beside it:
+    one marked ``services`` sends its jobs to the same broker, and a job still queued or running
+    when a test ends writes to the next test's rows (or deadlocks with pytest-django's flush,
+    which then leaves the rows of the test before). So the worker consumes its queues from this
+    fixture's setup to its teardown only: it starts on an empty broker, and when the test ends it
+    stops taking messages and finishes what it holds before the database is flushed; what the
+    test left queued is purged."""
+    from config.celery import app
+
+    name = worker_name("test-worker")
+    app.control.purge()  # jobs sent while no test had the worker (a ``services`` test's)
+    _consume(app, name, start=True)
+    yield _celery_worker_session
+    _consume(app, name, start=False)
+    _wait_until_idle(app, name)
+    app.control.purge()
+
+
+def _queue_names(app) -> list[str]:
+    return [queue.name for queue in app.conf.task_queues]
+
+
+def _consume(app, name: str, *, start: bool) -> None:
+    """Have the worker ``name`` start (or stop) consuming every queue, and wait for its answer."""
+    for queue in _queue_names(app):
+        command = app.control.add_consumer if start else app.control.cancel_consumer
+        answer = command(queue, destination=[name], reply=True, timeout=10)
+        if not answer:
+            pytest.fail(f"the Celery worker {name} did not answer {command.__name__}({queue!r})")
+
+
+def _wait_until_idle(app, name: str, timeout: float = 30.0) -> None:
+    """Wait until the worker ``name`` runs, holds and has scheduled no job (it consumes nothing
+    by now, so none arrives): the test's last jobs (a countdown's included) have finished."""
+    inspect = app.control.inspect(destination=[name], timeout=2)
+    deadline = time.monotonic() + timeout
+    while True:
+        held = [inspect.active(), inspect.reserved(), inspect.scheduled()]
+        if all(answer is not None for answer in held) and not any(
+            jobs for answer in held for jobs in answer.values()
+        ):
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(f"the Celery worker {name} still had jobs after {timeout}s: {held}")
+        time.sleep(0.1)
+
+
 @pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup, django_db_blocker, smtp_server):
+def _celery_worker_session(django_db_setup, django_db_blocker, smtp_server):
+    """The worker process, started once per test process (see ``celery_worker_process``)."""
     require(
         bool(os.environ.get("DATABASE_URL")) and bool(os.environ.get("REDIS_URL")),
         "needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis) for a real Celery worker",
