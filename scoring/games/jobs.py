@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from django.core.cache import cache
 
-from core.enqueue import send_job, send_once
+from core.enqueue import PENDING_SECONDS, send_job, send_once
 
 RECOMPUTE_SEASON_STANDINGS = "scoring.recompute_season_standings"
 REDERIVE_SEASON_POINTS = "scoring.rederive_season_points"
@@ -44,19 +44,35 @@ def race_pending_key(season_id: int) -> str:
     return f"race:pending:{season_id}"
 
 
-def standings_recompute_soon(season_id: int) -> bool:
+def standings_recompute_soon(season_id: int, *, countdown: float = COALESCE_COUNTDOWN) -> bool:
     """Queue the season's standings recompute unless one is already queued; say whether this call
     queued it. Called after a change commits: forty tables entering hands at once queue one run,
     which reads the newest results when it runs (``scoring.standings.services.recompute``)."""
     return send_once(
         standings_pending_key(season_id),
-        lambda: send_standings_recompute(season_id, countdown=COALESCE_COUNTDOWN),
+        lambda: send_standings_recompute(season_id, countdown=countdown or None),
     )
 
 
 def standings_pending_clear(season_id: int) -> None:
     """The recompute's first step: a change committed from now on queues the next run."""
     cache.delete(standings_pending_key(season_id))
+
+
+def standings_rerun_key(season_id: int) -> str:
+    return f"standings:rerun:{season_id}"
+
+
+def standings_rerun_ask(season_id: int) -> None:
+    """A recompute that found another run of the season folding asks it to run once more when it
+    is done (:func:`standings_rerun_asked`), instead of holding a worker process while it waits."""
+    cache.set(standings_rerun_key(season_id), 1, timeout=PENDING_SECONDS)
+
+
+def standings_rerun_asked(season_id: int) -> bool:
+    """Whether a run of the season was asked for while this one folded; the ask is taken (a
+    second call says no)."""
+    return bool(cache.delete(standings_rerun_key(season_id)))
 
 
 def race_compute_soon(season_id: int) -> bool:

@@ -5,7 +5,9 @@ list down, never back up, so two transactions never wait for each other in a cir
 
 1. a season's fold lock (:func:`fold_lock`): on PostgreSQL a transaction-level advisory lock
    named :func:`fold_lock_key`, taken by a recompute before it reads anything, so one fold of a
-   season runs at a time; nothing else waits on it (hand writes and reads never take it);
+   season runs at a time; a recompute that finds it held does not wait (it asks the holder to
+   run once more, ``scoring.standings.services.recompute``), a forced one waits; nothing else
+   takes it (hand writes and reads never do);
 2. the season's row: ``FOR NO KEY UPDATE`` (:func:`season_fold_lock`) at the end of a fold,
    before it moves the season's folded counter (hand writes, which only reference the row with
    their ``ResultChange``, never wait on it); ``FOR UPDATE`` (``league.locks.season_row_lock``,
@@ -29,17 +31,20 @@ from django.db import connection
 from league.models import Season
 
 
-def fold_lock(season_id: int) -> None:
-    """Wait until no other recompute of the season is in its transaction, and keep the next
-    waiting until this transaction ends: on PostgreSQL, a transaction-level advisory lock on the
-    season (hand writes never take it, and reads never wait on it). A fold reads back the shares
-    it stored (the played order, the ratings' replay): no other fold may rewrite them meanwhile.
-    (SQLite has one writer at a time: its transactions wait on each other already.)"""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [fold_lock_key(season_id)]
-            )
+def fold_lock(season_id: int, *, wait: bool = False) -> bool:
+    """Take the season's fold lock for the rest of this transaction, unless another recompute of
+    the season holds it (``wait``: wait until it ends); say whether it was taken. On PostgreSQL a
+    transaction-level advisory lock on the season (hand writes never take it, and reads never
+    wait on it). A fold reads back the shares it stored (the played order, the ratings' replay):
+    no other fold may rewrite them meanwhile. (SQLite has one writer at a time: its
+    transactions wait on each other already, so it is always taken.)"""
+    if connection.vendor != "postgresql":
+        return True
+    take = "pg_advisory_xact_lock" if wait else "pg_try_advisory_xact_lock"
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {take}(hashtextextended(%s, 0))", [fold_lock_key(season_id)])
+        taken = cursor.fetchone()[0]
+    return wait or bool(taken)
 
 
 def fold_lock_key(season_id: int) -> str:

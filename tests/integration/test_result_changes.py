@@ -88,15 +88,16 @@ def test_a_change_that_commits_after_a_later_one_is_still_folded(two_tables):
     assert StandingSnapshot.objects.get(season_id=season_id).results_version == 2
 
 
-def test_a_run_that_waited_for_another_fold_stores_what_came_after_it(two_tables):
+def test_a_run_that_finds_another_folding_gives_way_and_the_fold_runs_again(
+    two_tables, monkeypatch
+):
     """Two runs of one season at once (a worker's two processes under a busy night): the second
-    waits for the first's fold lock, then reads what the first stored, and folds the change
-    committed meanwhile. It used to read before the lock, fold everything again from the base
-    the first had just replaced, find the counter moved and give up: a whole fold wasted, and
-    the change left for a third run."""
+    finds the first's fold lock held and returns at once, without waiting (it used to wait,
+    holding a worker process that other seasons' runs queued behind), having asked the first
+    to run again. The first, once committed, queues the next run at once (no countdown), and that
+    run folds the change committed while the first folded: nothing is left pending."""
     from unittest import mock
 
-    from scoring.standings.locks import fold_lock_key
     from scoring.standings.services import shares
 
     first, second = two_tables
@@ -104,6 +105,10 @@ def test_a_run_that_waited_for_another_fold_stores_what_came_after_it(two_tables
     hand(first)
     assert season_standings_recompute(season_id=season_id) is not None
     hand(first)
+    sent = []
+    monkeypatch.setattr(
+        jobs, "send_standings_recompute", lambda *args, **kwargs: sent.append(kwargs) or True
+    )
     folding, release = threading.Event(), threading.Event()
     real = shares.shares_replace
 
@@ -128,25 +133,20 @@ def test_a_run_that_waited_for_another_fold_stores_what_came_after_it(two_tables
         running.start()
         assert folding.wait(10)
         hand(second)  # committed while the first run folds: it is not in its read
-        waiting = threading.Thread(target=run, args=("second",))
-        waiting.start()
-        with connection.cursor() as cursor:  # the second run waits on the fold lock
-            for _ in range(200):
-                cursor.execute(
-                    "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
-                    "WHERE l.locktype = 'advisory' AND NOT l.granted AND a.datname = "
-                    "current_database()"
-                )
-                if cursor.fetchone()[0]:
-                    break
-                threading.Event().wait(0.05)
-            else:
-                pytest.fail(f"the second run never waited on {fold_lock_key(season_id)}")
+        sent.clear()  # (the hand's own ask: the pending key was cleared by the first run)
+        giving_way = threading.Thread(target=run, args=("second",))
+        giving_way.start()
+        giving_way.join(5)
+        assert not giving_way.is_alive(), "the second run waited for the first's fold"
+        assert results["second"] is None and sent == []  # nothing folded, nothing sent yet
         release.set()
         running.join(10)
-        waiting.join(10)
     assert not errors, errors
     assert results["first"] is not None and results["first"].results_version == 2
-    assert results["second"] is not None and results["second"].results_version == 3
+    assert sent == [{"countdown": None}]  # the first, after its commit: the next run, at once
+    assert ResultChange.objects.count() == 1  # the change the first run did not read
+    jobs.standings_pending_clear(season_id)  # the sent run, as a worker runs it:
+    again = season_standings_recompute(season_id=season_id)
+    assert again is not None and again.results_version == 3
     assert not ResultChange.objects.exists()
     assert StandingSnapshot.objects.get(season_id=season_id).results_version == 3

@@ -79,9 +79,11 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     snapshot's version (and a current race's) moves on and no race is asked for.
 
     It reads and computes in a transaction that holds no lock anything but another recompute of
-    the season waits on (:func:`.locks.fold_lock`, taken before it reads anything: a run that
-    waited for another's fold reads what that fold stored, not what it replaced; it replaces the
-    recounted games' stored shares, rows only recomputes touch) and ends by locking the season's row
+    the season takes (:func:`.locks.fold_lock`, taken before it reads anything, so a run reads
+    what the last fold stored, not what it replaced; it replaces the recounted games' stored
+    shares, rows only recomputes touch). A run that finds the lock held returns ``None`` at once,
+    having asked the holder to queue one more run after its commit; a forced run waits for it.
+    It ends by locking the season's row
     against other folds (``FOR NO KEY UPDATE``: hand writes, which only reference the row, never
     wait on it), checking the counter has not moved (else the base may be stale: it gives up, its
     shares rolled back, and asks again), deleting exactly the changes it read, adding their
@@ -90,8 +92,28 @@ def season_standings_recompute(*, season_id: int, force: bool = False) -> Standi
     """
     jobs.standings_pending_clear(season_id)
     with transaction.atomic():
-        fold_lock(season_id)
+        if not fold_lock(season_id, wait=force) and not _held_asked_again(season_id):
+            return None
+        # Once committed (the lock released): a run that found the lock held asked for another.
+        transaction.on_commit(lambda: _run_again_if_asked(season_id), robust=True)
         return _fold_pending(season_id, force)
+
+
+def _held_asked_again(season_id: int) -> bool:
+    """Another run of the season holds the fold lock. Rather than hold a worker process while it
+    folds (other seasons' runs would queue behind it), ask it to run once more when done, then
+    try the lock once more: whether this run may fold after all. Either the holder has ended by
+    then (the lock is taken), or it still holds the lock, and it reads the ask after its commit,
+    which comes after this: no change is left without a run."""
+    jobs.standings_rerun_ask(season_id)
+    return fold_lock(season_id)
+
+
+def _run_again_if_asked(season_id: int) -> None:
+    """After a run's commit: queue the next run at once if another asked for one meanwhile (the
+    changes it found pending have waited for this fold already)."""
+    if jobs.standings_rerun_asked(season_id):
+        jobs.standings_recompute_soon(season_id, countdown=0)
 
 
 def _fold_pending(season_id: int, force: bool) -> StandingSnapshot | None:
