@@ -44,13 +44,15 @@ def race_pending_key(season_id: int) -> str:
     return f"race:pending:{season_id}"
 
 
-def standings_recompute_soon(season_id: int, *, countdown: float = COALESCE_COUNTDOWN) -> bool:
+def standings_recompute_soon(
+    season_id: int, *, countdown: float | None = COALESCE_COUNTDOWN
+) -> bool:
     """Queue the season's standings recompute unless one is already queued; say whether this call
     queued it. Called after a change commits: forty tables entering hands at once queue one run,
     which reads the newest results when it runs (``scoring.standings.services.recompute``)."""
     return send_once(
         standings_pending_key(season_id),
-        lambda: send_standings_recompute(season_id, countdown=countdown or None),
+        lambda: send_standings_recompute(season_id, countdown=countdown),
     )
 
 

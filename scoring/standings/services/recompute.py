@@ -113,7 +113,7 @@ def _run_again_if_asked(season_id: int) -> None:
     """After a run's commit: queue the next run at once if another asked for one meanwhile (the
     changes it found pending have waited for this fold already)."""
     if jobs.standings_rerun_asked(season_id):
-        jobs.standings_recompute_soon(season_id, countdown=0)
+        jobs.standings_recompute_soon(season_id, countdown=None)
 
 
 def _fold_pending(season_id: int, force: bool) -> StandingSnapshot | None:
@@ -237,12 +237,12 @@ def standing_lines_write(*, season_id: int, computed: Computed) -> None:
     stored_lines = StandingLine.objects.filter(season_id=season_id)
     if not computed.complete:
         stored_lines = stored_lines.filter(kind__in={kind for kind, _entrant in given})
-    stored = dict(
-        ((kind, entrant), (pk, digest))
+    stored = {
+        (kind, entrant): (pk, digest)
         for pk, kind, entrant, digest in stored_lines.values_list(
             "pk", "kind", "entrant_id", "digest"
         )
-    )
+    }
     gone = [
         pk
         for key, (pk, _digest) in stored.items()
@@ -287,7 +287,7 @@ def _lines_upsert_sql() -> str:
         name(meta.get_field(field).column)
         for field in ("season", "kind", "entrant_id", "digest", "data")
     ]
-    _season, _kind, _entrant, digest, data = columns
+    digest, data = columns[3:]
     return (
         f"INSERT INTO {name(meta.db_table)} ({', '.join(columns)}) VALUES (%s, %s, %s, %s, %s) "
         f"ON CONFLICT ({', '.join(columns[:3])}) "

@@ -171,8 +171,7 @@ def _season_players(season: Season) -> set[int]:
     seated = games.order_by().values_list("seat_0_id", "seat_1_id", "seat_2_id", "seat_3_id")
     players = {pk for seats in seated for pk in seats if pk is not None}
     checked_in = Attendance.objects.filter(night__season=season, night__archived_at__isnull=True)
-    checked_in = checked_in.order_by()
-    players.update(checked_in.values_list("player_id", flat=True))
+    players.update(checked_in.order_by().values_list("player_id", flat=True))
     return players
 
 
