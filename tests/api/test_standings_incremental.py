@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from contextlib import contextmanager
+from datetime import timedelta
 from unittest import mock
 
 import pytest
@@ -426,6 +427,41 @@ def test_a_game_finishing_while_a_recompute_reads_is_folded_by_the_next_run(leag
     assert ResultChange.objects.filter(season=season, game=late).exists()  # left pending
     assert season_standings_recompute(season_id=season.pk) is not None
     assert StandingGame.objects.filter(game=late).exists()
+    folded = stored_parts(season)
+    season_standings_recompute(season_id=season.pk, force=True)
+    assert stored_parts(season) == folded == reference_parts(season)
+
+
+@pytest.mark.parametrize("shared", [0, 1])
+def test_a_game_folded_after_a_later_one_is_rated_on_when_they_share_no_player(
+    league, monkeypatch, shared
+):
+    """Two tables end their games a moment apart and the later game's change is folded first.
+    The earlier game is then rated after a game played after it: in played order only if the
+    two share no player (a game's rating moves only its own players'). So the ratings go on
+    from the stored ones without reading the season's games when they share none, and are
+    replayed in played order when they share one; either way the snapshot is the one a
+    recompute from scratch stores."""
+    season = seeded_season(league, teams=False, seed=5)
+    season_standings_recompute(season_id=season.pk, force=True)
+    players = [Player.objects.create(league=league, name=f"Late {n}") for n in range(8)]
+    seats = [players[:4], players[4 - shared : 8 - shared]]
+    earlier, later = (
+        GameFactory(season=season, **{f"seat_{n}": player for n, player in enumerate(four)})
+        for four in seats
+    )
+    play_out(random.Random(1), later)
+    season_standings_recompute(season_id=season.pk)
+    play_out(random.Random(2), earlier)
+    later.refresh_from_db()
+    Game.objects.filter(pk=earlier.pk).update(finished_at=later.finished_at - timedelta(minutes=1))
+    replays = []
+    real = shares.meetings_in_played_order
+    monkeypatch.setattr(
+        shares, "meetings_in_played_order", lambda season: replays.append(1) or real(season)
+    )
+    assert season_standings_recompute(season_id=season.pk) is not None
+    assert len(replays) == shared
     folded = stored_parts(season)
     season_standings_recompute(season_id=season.pk, force=True)
     assert stored_parts(season) == folded == reference_parts(season)

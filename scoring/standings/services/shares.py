@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection
+from django.db.models import Q
 
 from league.models import Night, Season
 from scoring.games.domain.counts import MAKER_COUNT_NAMES
@@ -403,12 +404,23 @@ def shares_in_played_order(season: Season) -> list[tuple]:
     return list(_in_played_order(season).values_list(*_RETURNED))
 
 
-def latest_game_ids(season: Season, count: int) -> list[int]:
-    """The games of the season's ``count`` stored shares played last, in played order."""
-    if count <= 0:
-        return []
-    latest = StandingGame.objects.filter(season=season).order_by("-finished_at", "-game_id")
-    return list(reversed(latest.values_list("game_id", flat=True)[:count]))
+def meetings_played_from(season: Season, game_ids: Iterable[int]) -> list[tuple] | None:
+    """The stored shares of the season played from the first of ``game_ids`` (games whose shares
+    are stored) on, as meetings in played order: those games and every game played after the
+    first of them (a share without a finishing time among them, wherever the database sorts it).
+    ``None`` when the first of them in played order has none (where a database sorts the games
+    without a finishing time first). Two range reads of the index
+    ``standing_game_played``: a handful of rows when the games were just played."""
+    first = (
+        _stored(season, game_ids)
+        .order_by("finished_at", "game_id")
+        .values_list("finished_at", flat=True)
+        .first()
+    )
+    if first is None:
+        return None
+    played_from = Q(finished_at__gte=first) | Q(finished_at__isnull=True)
+    return _meetings(_stored(season, None).filter(played_from))
 
 
 def _in_played_order(season: Season):
