@@ -467,6 +467,48 @@ def test_a_game_folded_after_a_later_one_is_rated_on_when_they_share_no_player(
     assert stored_parts(season) == folded == reference_parts(season)
 
 
+def test_a_change_counted_by_the_run_before_is_folded_as_no_change(league, monkeypatch):
+    """A game ends just after a run read the pending changes and before it counted the games:
+    the run counts the finished game, and the finishing hand's change is left for the next run.
+    That run finds the game's share as stored, so it takes nothing out, puts nothing in and
+    replays no ratings (it did before: a finished game's share counted again was a changed
+    game's, which replays the season's ratings)."""
+    season = seeded_season(league, teams=False, seed=7)
+    season_standings_recompute(season_id=season.pk, force=True)
+    players = [Player.objects.create(league=league, name=f"Late {n}") for n in range(4)]
+    game = GameFactory(season=season, **{f"seat_{n}": player for n, player in enumerate(players)})
+    services.hand_record(game=game, data=services.HandInput(makers="B", tricks_won=3))
+    real = shares.shares_replace
+
+    def finish_then_replace(season, game_ids):
+        if game_ids is not None and game.pk in game_ids:
+            play_out(random.Random(8), game, limit=40)  # its changes come after the run read
+        return real(season, game_ids)
+
+    with mock.patch.object(shares, "shares_replace", finish_then_replace):
+        assert season_standings_recompute(season_id=season.pk) is not None
+    assert StandingGame.objects.filter(game=game).exists()  # the run counted it finished
+    assert ResultChange.objects.filter(game=game).exists()  # its last changes left pending
+    folded = stored_parts(season)
+    replays, counted = [], []
+    monkeypatch.setattr(
+        shares, "meetings_in_played_order", lambda season: replays.append(season) or []
+    )
+    real_counted = shares.shares_counted
+    monkeypatch.setattr(
+        shares,
+        "shares_counted",
+        lambda season, ids: counted.append(ids) or real_counted(season, ids),
+    )
+    assert season_standings_recompute(season_id=season.pk) is not None
+    assert not ResultChange.objects.filter(game=game).exists()
+    assert replays == [] and counted == []
+    assert stored_parts(season) == folded
+    monkeypatch.undo()
+    season_standings_recompute(season_id=season.pk, force=True)
+    assert stored_parts(season) == folded == reference_parts(season)
+
+
 def _new_game(season, chance, roster, players, night):
     if roster:
         first, second = chance.sample(roster, 2)

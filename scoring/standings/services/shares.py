@@ -225,11 +225,12 @@ def shares_replace(season: Season, game_ids: Iterable[int] | None) -> tuple[Coun
     them: each game's share as the game stands now is written where it differs from the stored
     one (inserted, or updated over it), the counting done inside the database, and the shares of
     games no longer ranked are deleted. Return what the old rows and the new ones add up to
-    (:func:`shares_counted`; no old rows when recounting every game: the fold starts from
-    empty). Call inside the transaction that stores the snapshot."""
+    (:func:`shares_counted`), of the games whose share changed only (:func:`_differing`; no old
+    rows when recounting every game: the fold starts from empty). Call inside the transaction
+    that stores the snapshot."""
     old = NOTHING_COUNTED
     if game_ids is not None:
-        game_ids = list(game_ids)
+        game_ids = _differing(season, list(game_ids))
         if not game_ids:
             return NOTHING_COUNTED, NOTHING_COUNTED
         old = shares_counted(season, game_ids)
@@ -260,6 +261,31 @@ def shares_replace(season: Season, game_ids: Iterable[int] | None) -> tuple[Coun
             parameters,
         )
     return old, shares_counted(season, game_ids)
+
+
+def _differing(season: Season, game_ids: list[int]) -> list[int]:
+    """Those of ``game_ids`` whose share as the game stands now is not the stored one: a share to
+    insert, update or delete. A game whose change a run folded already comes back unchanged when
+    its next change was logged while that run counted it (the game finished a moment after the
+    run read the pending changes): the fold then takes nothing out and puts nothing in, and the
+    ratings go on from the stored ones (nothing is replayed for a game that did not change)."""
+    if not game_ids:
+        return []
+    parameters, games_in = _parameters(season, game_ids)
+    table = StandingGame._meta.db_table
+    game = _column(StandingGame, "game")
+    same = " AND ".join(_same(column) for column in _SHARE_COLUMNS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH counted ({', '.join(_SHARE_COLUMNS)}) AS ({_share_select(season, games_in)}) "
+            f"SELECT {game} FROM counted WHERE NOT EXISTS (SELECT 1 FROM {table} stored "
+            f"WHERE stored.{game} = counted.{game} AND {same}) "
+            f"UNION SELECT {game} FROM {table} "
+            f"WHERE {_column(StandingGame, 'season')} = %(season)s AND {game} IN ({games_in}) "
+            f"AND {game} NOT IN (SELECT {game} FROM counted)",
+            parameters,
+        )
+        return sorted(row[0] for row in cursor.fetchall())
 
 
 def _same(column: str) -> str:
