@@ -61,7 +61,7 @@ def _rules_from(options: dict[str, Any]) -> SeasonRules:
     return SeasonRules(**values)
 
 
-_LARGE_PARTS = ("ratings", "nights")
+_LARGE_PARTS = ("standings", "ratings", "nights", "race")
 
 
 def season_standings_recompute(*, season_id: int, force: bool = False) -> StandingSnapshot | None:
@@ -162,8 +162,8 @@ def _fold_pending(season_id: int, force: bool) -> StandingSnapshot | None:
         if not _snapshot_store(season.pk, version, computed):
             transaction.set_rollback(True)  # never go back to an older version
             return None
-    # The ratings and night lines load when first read: the caller just wrote them and most
-    # callers never look.
+    # The parts (a large season's megabyte of JSON) load when first read: the caller just wrote
+    # them, and the worker, which runs nearly every recompute, only logs the version.
     return StandingSnapshot.objects.defer(*_LARGE_PARTS).get(season=season)
 
 
