@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from core.errors import DomainError
-from league.models import Attendance, Player, Season, Team
+from league.models import Attendance, Night, Player, Season, Team
 from scoring.games import services
 from scoring.games.models import Game, Hand, ResultChange
 from scoring.standings import selectors as standings_selectors
@@ -505,6 +505,43 @@ def test_a_change_counted_by_the_run_before_is_folded_as_no_change(league, monke
     assert replays == [] and counted == []
     assert stored_parts(season) == folded
     monkeypatch.undo()
+    season_standings_recompute(season_id=season.pk, force=True)
+    assert stored_parts(season) == folded == reference_parts(season)
+
+
+def test_a_fold_rewrites_the_nights_only_when_a_game_of_a_night_changed(league):
+    """The nights part is one value of the snapshot row (a large season's half megabyte): a
+    fold of games played on no night leaves it as stored; a game of a night rewrites it, that
+    night's counts read and rendered again, the others kept as they were loaded."""
+    season = seeded_season(league, teams=False, seed=9)
+    season_standings_recompute(season_id=season.pk, force=True)
+    nights_before = StandingSnapshot.objects.get(season=season).nights
+    assert len(nights_before) >= 2
+    players = list(Player.objects.filter(league=league)[:4])
+    updates = []
+
+    def watch(execute, sql, params, many, context):
+        if sql.startswith("UPDATE") and StandingSnapshot._meta.db_table in sql:
+            updates.append(sql)
+        return execute(sql, params, many, context)
+
+    night = Night.objects.get(pk=nights_before[0]["night"])
+    for on_night in (None, night):
+        game = GameFactory(
+            season=season,
+            night=on_night,
+            **{f"seat_{n}": player for n, player in enumerate(players)},
+        )
+        play_out(random.Random(3), game, limit=40)
+        updates.clear()
+        with connection.execute_wrapper(watch):
+            assert season_standings_recompute(season_id=season.pk) is not None
+        sets_nights = [sql for sql in updates if '"nights" =' in sql]
+        assert bool(sets_nights) == (on_night is not None), updates
+    nights_after = StandingSnapshot.objects.get(season=season).nights
+    assert nights_after[1:] == nights_before[1:]
+    assert nights_after[0] != nights_before[0]
+    folded = stored_parts(season)
     season_standings_recompute(season_id=season.pk, force=True)
     assert stored_parts(season) == folded == reference_parts(season)
 

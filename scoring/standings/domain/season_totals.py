@@ -272,6 +272,10 @@ class SeasonTotals:
         self.team_opponents: dict[int, dict[int, int]] = {}
         self.records: dict[int, list] = {}
         self.nights: dict[int, dict[int, int]] = {}  # night counts by night and entrant
+        # The loaded nights no game has touched yet, as rendered (``load_nights``): a change
+        # moves one night of a season's many, so the others are neither read nor rendered again.
+        self.rendered_nights: dict[int, dict[str, Any]] = {}
+        self._nights_touched = False
         self.changed_players: set[int] = set()
         self.changed_teams: set[int] = set()
         self.changed_entrants: set[int] = set()
@@ -389,7 +393,7 @@ class SeasonTotals:
                 continue
             night = nights.get(night_id)
             if night is None:
-                night = nights[night_id] = {}
+                night = nights[night_id] = self._night_counts(night_id)
             night_a = 1 + (wins_a << NIGHT_BITS) + (pts_a << 2 * NIGHT_BITS)
             night_b = 1 + (wins_b << NIGHT_BITS) + (pts_b << 2 * NIGHT_BITS)
             if is_teams:
@@ -426,7 +430,9 @@ class SeasonTotals:
                 _take(self.team_opponents[team_b], team_a, step_b)
             if night_id is None:
                 continue
-            night = self.nights[night_id]
+            night = self.nights.get(night_id)
+            if night is None:
+                night = self.nights[night_id] = self._night_counts(night_id)
             sides = ((team_a,), (team_b,)) if self.is_teams else ((s0, s2), (s1, s3))
             for entrants, count in (
                 (sides[0], night_count(1, wins_a, pts_a)),
@@ -458,12 +464,37 @@ class SeasonTotals:
             self.records[row["entrant"]] = [row[name] for name in _RECORD_NAMES]
 
     def load_nights(self, nights: Iterable[Mapping[str, Any]]) -> None:
-        """Take the snapshot's nights part (as rendered) back as running totals."""
+        """Take the snapshot's nights part (as rendered) back as running totals: each night is
+        read when a game of it is put in or taken out (:meth:`_night_counts`)."""
         for night in nights:
-            self.nights[night["night"]] = {
-                int(entrant): night_count(line["games"], line["wins"], line["points"])
-                for entrant, line in night["entrants"].items()
-            }
+            self.rendered_nights[night["night"]] = night
+
+    def _night_counts(self, night_id: int) -> dict[int, int]:
+        """A loaded night's counts by entrant, taken out of the rendered ones (none for a night
+        not loaded)."""
+        self._nights_touched = True
+        night = self.rendered_nights.pop(night_id, None)
+        if night is None:
+            return {}
+        return {
+            int(entrant): night_count(line["games"], line["wins"], line["points"])
+            for entrant, line in night["entrants"].items()
+        }
+
+    @property
+    def nights_changed(self) -> bool:
+        """Whether a game put in or taken out had a night (the nights part is then another)."""
+        return self._nights_touched
+
+    def _nights_by_entrant(self) -> dict[int, list[int]]:
+        """The nights each entrant played, in night order."""
+        nights_of: dict[int, list[int]] = {}
+        for night in sorted(self.nights.keys() | self.rendered_nights.keys()):
+            lines = self.nights.get(night)
+            entrants = lines if lines is not None else self.rendered_nights[night]["entrants"]
+            for entrant in entrants:
+                nights_of.setdefault(int(entrant), []).append(night)
+        return nights_of
 
     # -- rendering -------------------------------------------------------------------------
 
@@ -502,19 +533,25 @@ class SeasonTotals:
         return _digest(self.teams[who], (self.team_opponents[who],))
 
     def nights_part(self) -> list[dict[str, Any]]:
-        """The snapshot's nights part, as the recompute renders it."""
+        """The snapshot's nights part, as the recompute renders it (the nights no game touched
+        as they were loaded)."""
         return [
-            {
-                "night": night,
-                "entrants": {
-                    str(entrant): dict(
-                        zip(("games", "wins", "points"), night_result(count), strict=True)
-                    )
-                    for entrant, count in sorted(lines.items())
-                },
-            }
-            for night, lines in sorted(self.nights.items())
+            self.rendered_nights[night]
+            if night in self.rendered_nights
+            else self._night_part(night)
+            for night in sorted(self.nights.keys() | self.rendered_nights.keys())
         ]
+
+    def _night_part(self, night: int) -> dict[str, Any]:
+        return {
+            "night": night,
+            "entrants": {
+                str(entrant): dict(
+                    zip(("games", "wins", "points"), night_result(count), strict=True)
+                )
+                for entrant, count in sorted(self.nights[night].items())
+            },
+        }
 
     def _pair_counts_of(self, entrant: int) -> dict[int, int]:
         return (self.team_opponents if self.is_teams else self.opponents).get(entrant, {})
@@ -569,10 +606,7 @@ class SeasonTotals:
         for entrants whose opponents are not loaded."""
         if rules.ranks_game_by_game:
             raise ValueError("these rules need each game (best nights, or a measure game by game)")
-        nights_of: dict[int, list[int]] = {}
-        for night, lines in sorted(self.nights.items()):
-            for entrant in lines:
-                nights_of.setdefault(entrant, []).append(night)
+        nights_of = self._nights_by_entrant()
         records = {}
         for entrant in {*entrants, *self.records}:
             record = self.records.get(entrant, [0] * _RECORD)

@@ -239,7 +239,7 @@ def season_fold(
         values={
             "standings": standings.to_dict(),
             "ratings": [rating.to_dict() for rating in ratings],
-            "nights": totals.nights_part(),
+            **({"nights": totals.nights_part()} if base is None or totals.nights_changed else {}),
             "basis": basis,
         },
         complete=base is None,
