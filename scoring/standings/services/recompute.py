@@ -212,8 +212,10 @@ def _snapshot_store(season_id: int, version: int, computed: Computed) -> bool:
     values = computed.values
     stored = StandingSnapshot.objects.filter(season_id=season_id, results_version__lte=version)
     if not stored.update(**values):
-        if StandingSnapshot.objects.filter(season_id=season_id).exists():
-            return False  # a newer snapshot is there
+        if not computed.complete or StandingSnapshot.objects.filter(season_id=season_id).exists():
+            # A newer snapshot is there; or none is, and this fold went on from one (it may
+            # leave out the parts it did not change): the next run folds from empty.
+            return False
         try:
             with transaction.atomic():
                 StandingSnapshot.objects.create(season_id=season_id, **values)
