@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from core.errors import DomainError
-from scoring.standings.domain.ratings import Prior, RatingSettings, compute_ratings
+from scoring.standings.domain.ratings import (
+    Prior,
+    RatingSettings,
+    compute_ratings,
+    rated_last_alike,
+    ratings_after,
+)
 from scoring.standings.domain.standings import GameRecord
 from tests.domain.test_standings import game
 
@@ -200,3 +206,16 @@ def test_ratings_are_openskills_to_the_last_bit(played, model):
         for r in compute_ratings(games, settings_)
     }
     assert got == expected
+
+
+def test_games_rated_last_give_the_played_order_ratings_when_no_later_game_shares_a_player():
+    """Game 1 was played before game 2; rated last, it gives the ratings of played order to the
+    last bit when the two share no player, and ``rated_last_alike`` says exactly when."""
+    first = ((1, 2), (3, 4), "A", False)
+    for second_seats, alike in (((5, 6), (7, 8)), True), (((5, 6), (7, 1)), False):
+        second = (*second_seats, "B", False)
+        played = [(1, (1, 2, 3, 4)), (2, (*second_seats[0], *second_seats[1]))]
+        assert rated_last_alike(played, {1}) is alike
+        in_order = ratings_after([first, second])
+        first_last = ratings_after([second, first])
+        assert (in_order == first_last) is alike

@@ -26,7 +26,7 @@ display rating
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -170,6 +170,24 @@ def ratings_after(
     state = RatingState() if state is None else state
     rate_sides(state, games, settings)
     return rating_rows(state, settings)
+
+
+def rated_last_alike(
+    played: Iterable[tuple[int, Sequence[int]]], new_games: Collection[int]
+) -> bool:
+    """Whether rating the games ``new_games`` after every other gives the ratings of rating them
+    in played order: ``played`` is ``(game, players)`` in played order from the first new game
+    on. It does when no game played after a new one shares a player with it: a game's rating
+    reads and moves only its own players' ratings, so two games without a player in common give
+    the same ratings in either order, to the last bit. (Two tables' games that end a moment apart
+    reach the standings in either order.)"""
+    new_players: set[int] = set()
+    for game, players in played:
+        if game in new_games:
+            new_players.update(players)
+        elif not new_players.isdisjoint(players):
+            return False
+    return True
 
 
 def rate_sides(

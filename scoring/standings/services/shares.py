@@ -238,18 +238,15 @@ def shares_replace(season: Season, game_ids: Iterable[int] | None) -> tuple[Coun
     table = StandingGame._meta.db_table
     columns = ", ".join(_SHARE_COLUMNS)
     game = _column(StandingGame, "game")
-    same = " AND ".join(_same(column) for column in _SHARE_COLUMNS)
     update = ", ".join(f"{column} = excluded.{column}" for column in _SHARE_COLUMNS)
     only = f" AND {game} IN ({games_in})" if games_in else ""
     with connection.cursor() as cursor:
         # Unchanged shares are left as they are: a recompute from scratch after a rules change
         # writes none of a large season's hundred thousand, and leaves no dead rows behind.
         cursor.execute(
-            f"WITH counted ({columns}) AS ({_share_select(season, games_in)}) "
+            f"{_counted(season, games_in)} "
             f"INSERT INTO {table} ({columns}) SELECT {columns} FROM counted "
-            f"WHERE NOT EXISTS (SELECT 1 FROM {table} stored "
-            f"WHERE stored.{game} = counted.{game} AND {same}) "
-            f"ON CONFLICT ({game}) DO UPDATE SET {update}",
+            f"WHERE {_unlike_stored()} ON CONFLICT ({game}) DO UPDATE SET {update}",
             parameters,
         )
         # The shares of games no longer ranked (finished no more, called off, of a night
@@ -274,18 +271,32 @@ def _differing(season: Season, game_ids: list[int]) -> list[int]:
     parameters, games_in = _parameters(season, game_ids)
     table = StandingGame._meta.db_table
     game = _column(StandingGame, "game")
-    same = " AND ".join(_same(column) for column in _SHARE_COLUMNS)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"WITH counted ({', '.join(_SHARE_COLUMNS)}) AS ({_share_select(season, games_in)}) "
-            f"SELECT {game} FROM counted WHERE NOT EXISTS (SELECT 1 FROM {table} stored "
-            f"WHERE stored.{game} = counted.{game} AND {same}) "
+            f"{_counted(season, games_in)} "
+            f"SELECT {game} FROM counted WHERE {_unlike_stored()} "
             f"UNION SELECT {game} FROM {table} "
             f"WHERE {_column(StandingGame, 'season')} = %(season)s AND {game} IN ({games_in}) "
             f"AND {game} NOT IN (SELECT {game} FROM counted)",
             parameters,
         )
         return sorted(row[0] for row in cursor.fetchall())
+
+
+def _counted(season: Season, games_in: str) -> str:
+    """SQL ``WITH counted``: the shares of the games ``games_in`` names (every ranked game of the
+    season when empty) as they stand now (:func:`_share_select`), as rows of ``_SHARE_COLUMNS``."""
+    return f"WITH counted ({', '.join(_SHARE_COLUMNS)}) AS ({_share_select(season, games_in)})"
+
+
+def _unlike_stored() -> str:
+    """SQL that a ``counted`` share is not the stored one: none is stored for its game, or a
+    column differs."""
+    table, game = StandingGame._meta.db_table, _column(StandingGame, "game")
+    same = " AND ".join(_same(column) for column in _SHARE_COLUMNS)
+    return (
+        f"NOT EXISTS (SELECT 1 FROM {table} stored WHERE stored.{game} = counted.{game} AND {same})"
+    )
 
 
 def _same(column: str) -> str:

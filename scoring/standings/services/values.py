@@ -37,7 +37,13 @@ from django.db.models import Q
 import scoring.standings.services.shares as stored_shares
 from league.models import Attendance, Player, Season, Team
 from scoring.games.models import Game
-from scoring.standings.domain.ratings import RatingSettings, RatingState, rating_rows, ratings_after
+from scoring.standings.domain.ratings import (
+    RatingSettings,
+    RatingState,
+    rated_last_alike,
+    rating_rows,
+    ratings_after,
+)
 from scoring.standings.domain.season_totals import (
     Counted,
     GameShare,
@@ -397,14 +403,17 @@ def _ratings(
 ):
     """The ratings after the change: gone on from the stored ones when every changed game is new
     (it had no share) and no game played after one of them shares a player with it
-    (:func:`_rated_on_alone`); else replayed over the stored shares in played order (``played``,
-    if the caller read them already; the new meetings, when they are every stored share)."""
+    (:func:`~scoring.standings.domain.ratings.rated_last_alike`); else replayed over the stored
+    shares in played order (``played``, if the caller read them already; the new meetings, when
+    they are every stored share)."""
     if base is not None and not old.meetings and not new.meetings:
         return rating_rows(RatingState.from_rows(base.ratings), RatingSettings())
     if base is not None and not old.meetings:
         new_games = {meeting[0]: meeting for meeting in new.meetings}
         later = stored_shares.meetings_played_from(season, new_games)
-        if later is not None and _rated_on_alone(later, new_games):
+        if later is not None and rated_last_alike(
+            ((meeting[0], meeting[1:5]) for meeting in later), new_games
+        ):
             return ratings_after(
                 (_rated(new_games[meeting[0]]) for meeting in later if meeting[0] in new_games),
                 RatingState.from_rows(base.ratings),
@@ -413,23 +422,6 @@ def _ratings(
         return ratings_after(_rated_share(share) for share in played)
     meetings = new.meetings if base is None else stored_shares.meetings_in_played_order(season)
     return ratings_after(_rated(meeting) for meeting in meetings)
-
-
-def _rated_on_alone(played: Iterable[tuple], new_games: Mapping[int, tuple]) -> bool:
-    """Whether the new games (``new_games``, by id) may be rated after every other: when no game
-    ``played`` after one of them (meetings in played order, from the first new game on) shares a
-    player with it. A game's rating reads and moves only its four players' ratings, so two games
-    without a player in common give the same ratings in either order, to the last bit. Two
-    tables' games that end a moment apart reach the standings in either order; rating the later
-    fold's game after them is then rating in played order, without a replay of the season."""
-    new_players: set[int] = set()
-    for meeting in played:
-        players = meeting[1:5]
-        if meeting[0] in new_games:
-            new_players.update(players)
-        elif not new_players.isdisjoint(players):
-            return False
-    return True
 
 
 def _played_shares(season: Season, *, is_teams: bool) -> list[GameShare]:
