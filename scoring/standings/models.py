@@ -65,18 +65,19 @@ class StandingSnapshot(models.Model):
 class StandingLine(models.Model):
     """One entrant's line of a season's snapshot, stored on its own row so one player's stats are
     read without loading every player's (which run to tens of megabytes in a large season). The
-    player and team stats live only here; standings rows and ratings are also in the snapshot.
+    player and team stats live only here; ratings are also in the snapshot. The standings rows
+    live only in the snapshot: a game moves the rank and Buchholz of nearly every entrant, so a
+    line each would be rewritten by every fold (an entrant's row is read out of the snapshot:
+    ``scoring.standings.selectors.standing_rows_of``).
 
     Written by the recompute in the same transaction as the snapshot
     (``scoring.standings.services.recompute``), so the lines always belong to the snapshot's
     ``results_version``; only lines whose ``digest`` changed are rewritten (after one game, mostly
     the stats of its four players). ``kind`` says which part of the snapshot the line comes from;
-    ``entrant_id`` is a player's id (``player``, ``rating``, and ``standing`` in an individual
-    season) or a team's (``team``, ``standing`` in a team season).
+    ``entrant_id`` is a player's id (``player``, ``rating``) or a team's (``team``).
     """
 
     class Kind(models.TextChoices):
-        STANDING = "standing", "Standings row"
         PLAYER = "player", "Player stats"
         TEAM = "team", "Team stats"
         RATING = "rating", "Rating"

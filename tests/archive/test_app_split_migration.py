@@ -12,6 +12,7 @@ and leave the product reading the old rows: the public standings page shows the 
 """
 
 import hashlib
+import json
 from io import StringIO
 
 import pytest
@@ -44,7 +45,9 @@ def latest() -> list[tuple[str, str]]:
 
 def every_row() -> dict[str, tuple[int, str]]:
     """Each table's row count and a digest of its rows in primary-key order (the migration
-    bookkeeping and the content types left out: those are what the migration may change)."""
+    bookkeeping and the content types left out: those are what the migration may change; and the
+    lines of standings rows, which the old layout kept and ``standings.0003`` takes out: they
+    are the snapshot's rows, which stay)."""
     found = {}
     skipped = {"django_migrations", "django_content_type", "django_session"}
     with connection.cursor() as cursor:
@@ -52,7 +55,8 @@ def every_row() -> dict[str, tuple[int, str]]:
             if table.startswith("sqlite_"):
                 continue
             quoted = connection.ops.quote_name(table)
-            cursor.execute(f"SELECT * FROM {quoted}")
+            where = " WHERE kind <> 'standing'" if table == "scoring_standingline" else ""
+            cursor.execute(f"SELECT * FROM {quoted}{where}")
             rows = sorted(repr(row) for row in cursor.fetchall())
             found[table] = (len(rows), hashlib.sha256("\n".join(rows).encode()).hexdigest())
     return found
@@ -80,8 +84,25 @@ def test_the_demo_database_of_the_old_layout_migrates_with_every_row_intact():
         with connection.cursor() as cursor:
             cursor.execute("SELECT COUNT(*) FROM django_migrations WHERE app = 'standings'")
             assert cursor.fetchone() == (0,)
-            cursor.execute("SELECT COUNT(*) FROM scoring_standingline")
+            cursor.execute("SELECT COUNT(*) FROM scoring_standingline WHERE kind <> 'standing'")
             assert cursor.fetchone() == (lines,)
+            # The old layout's lines of the snapshots' rows, one a row (made by 0003 going back).
+            cursor.execute(
+                "SELECT season_id, entrant_id, data FROM scoring_standingline "
+                "WHERE kind = 'standing'"
+            )
+            kept = {(season_id, entrant): data for season_id, entrant, data in cursor.fetchall()}
+        rows = {
+            (season_id, row["entrant"]): row
+            for season_id, standings in StandingSnapshot.objects.values_list(
+                "season_id", "standings"
+            )
+            for row in standings["rows"]
+        }
+        assert rows
+        assert {
+            key: json.loads(data) if isinstance(data, str) else data for key, data in kept.items()
+        } == rows
         before = every_row()
         assert before["scoring_standingsnapshot"][0] >= 1
         assert before["scoring_hand"][0] > 0
@@ -107,6 +128,7 @@ def test_the_demo_database_of_the_old_layout_migrates_with_every_row_intact():
         snapshot.standings,
     )
     assert StandingLine.objects.count() == lines
+    assert not StandingLine.objects.filter(kind="standing").exists()
     page = Client().get(f"/l/{season.league.slug}/s/{season.pk}/")
     assert page.status_code == 200
     first = snapshot.standings["rows"][0]["name"]

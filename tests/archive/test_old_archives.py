@@ -13,6 +13,7 @@ from django.db import connection
 
 from league.models import League
 from scoring.games.models import Hand
+from scoring.standings.models import StandingLine
 from tests.factories import PlayerFactory
 from tournaments.domain.archive import kind_upgraded
 from tournaments.services.archive import archive_reader, league_import
@@ -33,6 +34,11 @@ def test_a_version_1_archive_imports_and_its_league_is_served(client):
     promised = {kind_upgraded(label, 1): count for label, count in header["counts"].items()}
     assert header["counts"]["scoring.standingsnapshot"] == 1
     assert set(promised) <= set(summary.counts)
+    # The lines of its standings rows (kept by version 1's program) are read, not written: the
+    # rows live in the snapshot alone.
+    rows_lines = sum('"kind": "standing"' in line for line in VERSION_1.read_text().splitlines())
+    assert rows_lines == 4
+    promised["standings.standingline"] -= rows_lines
     assert summary.counts == {label: promised.get(label, 0) for label in summary.counts}
     assert summary.counts["standings.standingsnapshot"] == 1
     assert summary.accounts_created == ["archived-v1-co", "archived-v1-owner"]
@@ -45,6 +51,9 @@ def test_a_version_1_archive_imports_and_its_league_is_served(client):
     assert statuses == [("active",), ("active",), ("superseded",), ("voided",)]
     assert not any(account.has_usable_password() for account in get_user_model().objects.all())
     season = league.seasons.get()
+    kinds = set(StandingLine.objects.filter(season=season).values_list("kind", flat=True))
+    assert kinds and "standing" not in kinds
+    assert len(season.snapshot.standings["rows"]) == 4
     page = client.get(f"/l/{league.slug}/s/{season.pk}/")
     assert page.status_code == 200
     assert "Aces" in page.content.decode()

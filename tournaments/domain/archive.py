@@ -70,6 +70,23 @@ KINDS_RENAMED: dict[int, dict[str, str]] = {
 """The step from each older format version to the next: record kinds renamed."""
 
 
+LEFT_OUT: dict[str, tuple[str, frozenset[str]]] = {
+    "standings.standingline": ("kind", frozenset({"standing"})),
+}
+"""Rows an older archive may hold that this program no longer stores, by kind: the field and
+its values that mark them. A standings row's own line: the rows live in the snapshot alone since
+``standings.0003``. Such a row is read and counted (the header promised it), never written."""
+
+
+def record_left_out(label: str, record: dict) -> bool:
+    """Whether a record of kind ``label`` is one this program no longer stores (``LEFT_OUT``)."""
+    if label not in LEFT_OUT:
+        return False
+    name, values = LEFT_OUT[label]
+    fields = record.get("fields")
+    return isinstance(fields, dict) and fields.get(name) in values
+
+
 def kind_upgraded(label: str, version: int) -> str:
     """A record kind of a ``version`` archive as this program names it."""
     for step in range(version, ARCHIVE_VERSION):

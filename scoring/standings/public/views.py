@@ -266,13 +266,11 @@ def team_page(request: HttpRequest, slug: str, season_id: int, team_id: int) -> 
 
     def build() -> str:
         # The team's own stored lines and its players' ratings, not the whole snapshot.
-        standing = standings_selectors.season_lines(
-            season_id=season.pk, kind="standing", entrant_ids=[team.pk]
-        )
+        standing = standings_selectors.standing_rows_of(season_ids=[season.pk], entrant_id=team.pk)
         stats = standings_selectors.season_lines(
             season_id=season.pk, kind="team", entrant_ids=[team.pk]
         )
-        row = standing[0] if standing else None
+        row = standing.get(season.pk)
         line = stats[0] if stats else None
         team_names = dict(season.teams.values_list("pk", "name"))
         link_of = _entrant_link(season)

@@ -126,7 +126,7 @@ def _fold_pending(season_id: int, force: bool) -> StandingSnapshot | None:
     version = folded + len(pending)
     base = (
         StandingSnapshot.objects.filter(season=season)
-        .only("results_version", "basis", "ratings", "nights")
+        .only("results_version", "basis", "standings", "ratings", "nights")
         .first()
     )
     if base is not None and base.results_version >= version and not pending and not force:

@@ -205,7 +205,6 @@ def season_fold(
     is_teams = season.format == Season.Format.TEAMS
     old, new = stored_shares.shares_replace(season, changed)
     totals = SeasonTotals(is_teams=is_teams)
-    rows: list[dict] = []
     stored_buchholz: dict[int, float] = {}
     if base is not None:
         players = {row.who for row in (*old.players, *new.players)}
@@ -214,8 +213,7 @@ def season_fold(
             totals.load_player(data)
         for data in _lines_of(season, KIND.TEAM, teams):
             totals.load_team(data)
-        rows = _lines_of(season, KIND.STANDING)
-        for row in rows:
+        for row in base.standings["rows"]:
             totals.load_record(row)
             if row["games"]:
                 stored_buchholz[row["entrant"]] = row["buchholz"]
@@ -252,10 +250,6 @@ def season_fold(
         incremental=base is not None,
     )
     lines = computed.lines
-    for row in computed.values["standings"]["rows"]:
-        lines[KIND.STANDING, row["entrant"]] = row
-    for row in rows:
-        lines.setdefault((KIND.STANDING, row["entrant"]), None)
     for player in sorted(totals.changed_players):
         if player in totals.players:
             digest = totals.player_digest(player)
