@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_standings_pg as base
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
-LINE_PARTS = ("standings", "player_stats", "team_stats", "ratings")
+LINE_PARTS = ("player_stats", "team_stats", "ratings")
 STATS_KINDS = {"player_stats": "player", "team_stats": "team"}
 
 
@@ -51,8 +51,8 @@ def snapshot_parts(season_id: int, parts) -> dict:
     }
 
 
-KEYS = {"standings": ("standing", "entrant"), "player_stats": ("player", "player_id")}
-KEYS |= {"team_stats": ("team", "team_id"), "ratings": ("rating", "player_id")}
+KEYS = {"player_stats": ("player", "player_id"), "team_stats": ("team", "team_id")}
+KEYS |= {"ratings": ("rating", "player_id")}
 
 
 def every_line(values: dict):
@@ -61,8 +61,7 @@ def every_line(values: dict):
 
     lines = {}
     for part, (kind, key) in KEYS.items():
-        rows = values[part]["rows"] if part == "standings" else values[part]
-        lines.update({(kind, row[key]): row for row in rows})
+        lines.update({(kind, row[key]): row for row in values[part]})
     return Computed(values={}, lines=lines, complete=True)
 
 

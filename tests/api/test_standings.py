@@ -11,8 +11,14 @@ from hypothesis import strategies as st
 from league.models import Player, Season, Team
 from scoring.games import services
 from scoring.games.jobs import COALESCE_COUNTDOWN
+from scoring.games.models import ResultChange
 from scoring.standings.models import StandingLine, StandingSnapshot
-from scoring.standings.services.recompute import season_standings_recompute
+from scoring.standings.services.recompute import (
+    season_rules,
+    season_standings_recompute,
+    standing_lines_write,
+)
+from scoring.standings.services.values import snapshot_values
 from tests.factories import SeasonFactory, team_game
 
 pytestmark = pytest.mark.django_db
@@ -437,3 +443,35 @@ def test_a_recompute_rewrites_only_the_lines_that_changed(league):
     assert all(after[pk] == before[pk] for pk in first.player_ids)
     assert all(after[pk] != before[pk] for pk in second.player_ids)
     assert_lines_match_snapshot(season)
+
+
+def test_a_fold_reads_and_gives_only_the_lines_of_the_entrants_its_games_touched(league):
+    """After one game, a fold gives the lines of its players' stats and ratings, no other, and
+    reads the stored digests of those lines only (not every line of their kinds)."""
+    from django.test.utils import CaptureQueriesContext
+
+    season, (first, second, third) = team_season(league)
+    win(team_game(season, first, second), "A")
+    season_standings_recompute(season_id=season.pk, force=True)
+    win(team_game(season, third, second), "B")
+    season.refresh_from_db()
+    base = StandingSnapshot.objects.get(season=season)
+    computed = snapshot_values(
+        season,
+        season_rules(season),
+        base=base,
+        changed_game_ids=ResultChange.objects.values_list("game_id", flat=True),
+    )
+    touched = {*second.player_ids, *third.player_ids}
+    given = computed.lines.keys() | computed.rendered.keys()
+    assert {entrant for kind, entrant in given if kind == "rating"} == touched
+    assert {entrant for kind, entrant in given if kind == "player"} == touched
+    table = StandingLine._meta.db_table
+    with CaptureQueriesContext(connection) as queries:
+        standing_lines_write(season_id=season.pk, computed=computed)
+    reads = [
+        query["sql"]
+        for query in queries.captured_queries
+        if query["sql"].startswith("SELECT") and table in query["sql"]
+    ]
+    assert reads and all('"entrant_id" IN' in sql for sql in reads)

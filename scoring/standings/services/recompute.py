@@ -238,7 +238,7 @@ def standing_lines_write(*, season_id: int, computed: Computed) -> None:
     given = computed.lines.keys() | computed.rendered.keys()
     stored_lines = StandingLine.objects.filter(season_id=season_id)
     if not computed.complete:
-        stored_lines = stored_lines.filter(kind__in={kind for kind, _entrant in given})
+        stored_lines = stored_lines.filter(_lines_of_keys(given))
     stored = {
         (kind, entrant): (pk, digest)
         for pk, kind, entrant, digest in stored_lines.values_list(
@@ -263,6 +263,20 @@ def standing_lines_write(*, season_id: int, computed: Computed) -> None:
         season_id,
         ((kind, entrant, digests[kind, entrant], data) for (kind, entrant), data in lines),
     )
+
+
+def _lines_of_keys(keys: set[tuple[str, int]]) -> Q:
+    """The lines of ``keys`` (``(kind, entrant)``): by entrant when they are few, else (past
+    SQLite's limit of variables in a query) every line of their kinds."""
+    by_kind: dict[str, list[int]] = {}
+    for kind, entrant in keys:
+        by_kind.setdefault(kind, []).append(entrant)
+    if len(keys) > 900:
+        return Q(kind__in=list(by_kind))
+    wanted = Q(pk__in=[])
+    for kind, entrants in by_kind.items():
+        wanted |= Q(kind=kind, entrant_id__in=entrants)
+    return wanted
 
 
 def _lines_upsert(season_id: int, lines: Iterable[tuple[str, int, str, Any]]) -> None:

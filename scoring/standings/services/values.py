@@ -262,10 +262,14 @@ def season_fold(
             computed.rendered[KIND.TEAM, team] = (digest, partial(totals.team_line, team))
         else:
             lines[KIND.TEAM, team] = None
-    for rating in base.ratings if base is not None else ():
-        lines[KIND.RATING, rating["player_id"]] = None
+    # The rating lines the ratings changed (after one game, its four players'): the stored lines
+    # are the base's ratings, written with it.
+    stored = {rating["player_id"]: rating for rating in base.ratings} if base is not None else {}
     for rating in computed.values["ratings"]:
-        lines[KIND.RATING, rating["player_id"]] = rating
+        if stored.pop(rating["player_id"], None) != rating:
+            lines[KIND.RATING, rating["player_id"]] = rating
+    for player in stored:
+        lines[KIND.RATING, player] = None
     return computed
 
 
