@@ -14,16 +14,6 @@ from tests.mail_server import smtp, smtp_server  # noqa: F401  (the email tests'
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
-LONG_FIRST = ("tests/browser/", "tests/integration/")
-"""The folders of the long tests (a real browser; a real worker, a Redis outage), handed out
-first: collected in folder order, integration came near the end, and each pass ended with one
-process on a 20-30 s test while the others sat idle (about 2 minutes on its last 1%)."""
-
-
-def pytest_collection_modifyitems(items) -> None:
-    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))  # stable: same order
-
-
 def require(condition: bool, reason: str) -> None:
     """Skip when a service or browser is missing, except under CI, where that is a failure."""
     if condition:
