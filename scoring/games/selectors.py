@@ -35,6 +35,27 @@ def game_counting_hands(*, game: Game) -> list[Hand]:
     return list(game.hands.filter(status=Hand.Status.ACTIVE).order_by("number"))
 
 
+CARD_HAND_FIELDS = (
+    "game",
+    "number",
+    "outcome",
+    "points_a",
+    "points_b",
+    "caller",
+    "dealer_seat",
+    "time_called",
+)
+"""The columns of a hand a score card shows (``scoring.games.captain.card``), among them those
+the next dealer is found from (:func:`dealer_after`)."""
+
+
+def game_card_hands(*, game: Game) -> list[Hand]:
+    """The game's counting hands, in order, with the columns a score card shows
+    (:data:`CARD_HAND_FIELDS`) alone: a card is drawn after every hand."""
+    hands = game.hands.filter(status=Hand.Status.ACTIVE).order_by("number")
+    return list(hands.only(*CARD_HAND_FIELDS))
+
+
 def game_next_dealer_seat(*, game: Game, hands: list[Hand] | None = None) -> int | None:
     """The seat that deals the next hand, or ``None`` once the game is over: from the running
     state kept on the game row, or from ``hands`` (the game's counting hands) when given."""

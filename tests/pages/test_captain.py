@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from scoring.games import services
 from scoring.games.models import Game, Hand
@@ -137,6 +139,28 @@ def test_the_script_gets_the_score_card_partial(client, make_game):
     assert 'name="number" value="2"' in html
     assert "HX-Request" in response["Vary"]
     assert response["X-Robots-Tag"] == "noindex, nofollow"
+
+
+def test_a_hand_posted_by_the_script_costs_the_same_statements_on_hand_3_and_hand_15(
+    client, make_game
+):
+    """The card answered after each hand reads the game's hands once, with the columns it shows:
+    a column it needs but did not read would cost a statement a hand, and hand 15 more than
+    hand 3."""
+    game = make_game()
+    fields = form_fields(text(client.get(card_url(game))))
+    counts = {}
+    for number in range(1, 16):
+        with CaptureQueriesContext(connection) as queries:
+            response = post_hand(
+                client, game, htmx=True, fields=fields, caller_seat=number % 2, tricks_won="3"
+            )
+        assert response.status_code == 200, text(response)
+        assert f"Hand {number}: Made it" in text(response)
+        fields = form_fields(text(response))
+        counts[number] = len(queries.captured_queries)
+    assert counts[3] == counts[15], queries.captured_queries
+    assert text(response).count('href="/t/') >= 15  # a link to correct each hand
 
 
 def test_two_captains_entering_the_same_hand_the_second_is_told(client, make_game):

@@ -20,11 +20,12 @@ import uuid
 from dataclasses import dataclass
 from itertools import accumulate
 
+from core.links import link_by_pk
 from league.domain.rules import DefenderAlone, GameLength, RenegePenalty
 from scoring.games.domain.engine import Outcome, hand_summary, side_of_seat
 from scoring.games.domain.hand_table import hand_outcome_table
 from scoring.games.models import Game, Hand
-from scoring.games.selectors import game_counting_hands, game_next_dealer_seat
+from scoring.games.selectors import game_card_hands, game_next_dealer_seat
 from scoring.games.services import game_rules
 
 
@@ -56,6 +57,7 @@ class HandRow:
     dealer: str
     score_a: int
     score_b: int
+    correct_url: str
     time_called: bool = False
 
 
@@ -72,7 +74,8 @@ def card_context(
     ``flash`` is a list of ``(kind, text)`` messages, kind ``"ok"`` or ``"error"``.
     """
     rules = game_rules(game)
-    hands = game_counting_hands(game=game)
+    hands = game_card_hands(game=game)
+    correct_url = link_by_pk("captain:hand-correct", game.captain_token)
     seats = [
         Seat(seat, player.pk, player.name, side_of_seat(seat).value)
         for seat, player in enumerate(game.seats)
@@ -89,6 +92,7 @@ def card_context(
             dealer=seats[hand.dealer_seat].name,
             score_a=running[index + 1][0],
             score_b=running[index + 1][1],
+            correct_url=correct_url(hand.number),
             time_called=hand.time_called,
         )
         for index, hand in enumerate(hands)

@@ -21,11 +21,11 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError, NotFoundError
+from core.links import link_by_pk
 from league.models import Night, Player, Season, Team
 from scoring.games import selectors
 from scoring.standings import selectors as standings_selectors
@@ -79,19 +79,11 @@ def _rules(season: Season) -> SeasonRules | None:
         return None  # rules the engine refuses: the snapshot (if any) still says its chain
 
 
-def _link_by_pk(name: str, *args) -> Callable[[int], str]:
-    """``reverse(name, args=[*args, pk])`` for any ``pk``, reversed once: a page lists hundreds
-    of partners and opponents, and each ``reverse`` costs tens of microseconds."""
-    marker = 987654321  # an id in the URL's last argument, there alone (rpartition)
-    before, _, after = reverse(name, args=[*args, marker]).rpartition(str(marker))
-    return lambda pk: f"{before}{int(pk)}{after}"
-
-
 def _entrant_link(season: Season) -> Callable[[int], str]:
     slug = season.league.slug
     if season.format == Season.Format.TEAMS:
-        return _link_by_pk("public-team", slug, season.pk)
-    return _link_by_pk("public-player", slug)
+        return link_by_pk("public-team", slug, season.pk)
+    return link_by_pk("public-player", slug)
 
 
 def _night_labels(season: Season) -> dict[int, str]:
@@ -305,7 +297,7 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         raise Http404("no such player in this league")
     names = dict(Player.objects.filter(league=league).values_list("pk", "name"))
 
-    player_link = _link_by_pk("public-player", slug)
+    player_link = link_by_pk("public-player", slug)
     seasons = []
     # Only the player's stored lines are read, never a snapshot's megabytes of stats.
     with_snapshot = list(
