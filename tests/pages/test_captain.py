@@ -12,7 +12,9 @@ from django.contrib.staticfiles import finders
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from core.errors import DomainError
 from scoring.games import services
+from scoring.games.domain.hand_input import hand_input_parse
 from scoring.games.models import Game, Hand
 
 pytestmark = pytest.mark.django_db
@@ -189,6 +191,28 @@ def test_a_hand_without_a_caller_is_refused_and_nothing_is_written(client, make_
     assert response.status_code == 400
     assert "Tap the player who called trump." in text(response)
     assert not Hand.objects.filter(game=game).exists()
+
+
+@pytest.mark.parametrize(
+    ("taps", "said"),
+    [
+        ({"tricks_won": "7"}, "tricks_won: Ensure this value is less than or equal to 5."),
+        ({"tricks_won": "3", "renege": "C"}, 'renege: "C" is not a valid choice.'),
+        ({"tricks_won": "3", "caller_alone": "maybe"}, "caller_alone: Must be a valid boolean."),
+    ],
+)
+def test_a_tap_no_card_can_send_is_refused_by_the_parser_of_every_entrance(
+    client, make_game, taps, said
+):
+    """The card's taps become a hand's facts, checked by the same parser as the API's: what a
+    forged or broken form sends is refused with the parser's words and writes nothing."""
+    game = make_game()
+    response = post_hand(client, game, caller_seat=0, **taps)
+    assert response.status_code == 400
+    assert escape(f"The hand could not be read ({said}); reload the page.") in text(response)
+    assert not Hand.objects.filter(game=game).exists()
+    with pytest.raises(DomainError, match=re.escape(said)):
+        hand_input_parse({"makers": "A", **taps})
 
 
 def test_a_rule_the_rulebook_forbids_is_explained_and_the_taps_are_kept(client, make_game):

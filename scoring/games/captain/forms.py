@@ -1,35 +1,39 @@
-"""Forms that parse the captain's taps into the services' inputs (no scoring rules here).
+"""Forms that read the captain's taps into the services' inputs (no scoring rules here).
 
 The hand form names the *caller* (one of the four players); the makers are the caller's side
 (seats 0 and 2 are side A). A thrown-in or misdealt hand is a submit button of its own
 (``special``), so whatever else was tapped is not part of that hand, except "time was called"
 (``time_called``), which a thrown-in hand may carry too.
+
+The taps become a hand's facts, which the one parser of every entrance checks
+(``scoring.games.domain.hand_input.hand_input_parse``); the form's own fields only say which
+taps it reads (and the page re-fills them after a refusal, :func:`form_values`).
 """
 
 from __future__ import annotations
 
 from django import forms
 
+from core.errors import DomainError
 from scoring.games.domain.engine import side_of_seat
+from scoring.games.domain.hand_input import hand_input_parse
 from scoring.games.models import Game, Hand
-from scoring.games.services import HandInput
 
 SPECIAL_CHOICES = [("", "a played hand"), ("thrown_in", "thrown in"), ("misdeal", "misdeal")]
-SIDE_CHOICES = [("", "no renege"), ("A", "side A"), ("B", "side B")]
-TRICK_CHOICES = [("", "not given")] + [(str(n), str(n)) for n in range(6)]
+PLAYED_TAPS = ("caller_alone", "defender_alone", "ordered_up", "tricks_won", "renege")
+"""The facts a played hand's taps give as the parser reads them (a checkbox's ``on``, a
+number's or a side's text), besides the caller and the makers the form works out."""
 
 
 class HandFactsForm(forms.Form):
     caller = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
-    caller_alone = forms.BooleanField(required=False)
-    defender_alone = forms.BooleanField(required=False)
-    ordered_up = forms.BooleanField(required=False)
-    tricks_won = forms.TypedChoiceField(
-        choices=TRICK_CHOICES, coerce=int, required=False, empty_value=None
-    )
-    renege = forms.ChoiceField(choices=SIDE_CHOICES, required=False)
+    caller_alone = forms.CharField(required=False)
+    defender_alone = forms.CharField(required=False)
+    ordered_up = forms.CharField(required=False)
+    tricks_won = forms.CharField(required=False)
+    renege = forms.CharField(required=False)
     special = forms.ChoiceField(choices=SPECIAL_CHOICES, required=False)
-    time_called = forms.BooleanField(required=False)
+    time_called = forms.CharField(required=False)
 
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
@@ -41,29 +45,23 @@ class HandFactsForm(forms.Form):
     def clean(self):
         data = super().clean()
         special = data.get("special")
+        taps = ("time_called",) if special else ("time_called", *PLAYED_TAPS)
+        # A box left unticked is not sent: an untapped fact is left to its default.
+        facts = {name: data[name] for name in taps if data.get(name)}
         if special:
-            self.hand_input = HandInput(
-                thrown_in=special == "thrown_in",
-                misdeal=special == "misdeal",
-                time_called=data.get("time_called", False),
-            )
-            return data
-        caller = data.get("caller")
-        if caller is None:
-            if "caller" not in self.errors:
-                self.add_error("caller", "Tap the player who called trump.")
-            return data
-        seat = self.game.seat_player_ids.index(caller)
-        self.hand_input = HandInput(
-            makers=side_of_seat(seat).value,
-            caller_id=caller,
-            caller_alone=data.get("caller_alone", False),
-            defender_alone=data.get("defender_alone", False),
-            ordered_up=data.get("ordered_up") or None,
-            tricks_won=data.get("tricks_won"),
-            renege=data.get("renege") or None,
-            time_called=data.get("time_called", False),
-        )
+            facts[special] = True
+        else:
+            caller = data.get("caller")
+            if caller is None:
+                if "caller" not in self.errors:
+                    self.add_error("caller", "Tap the player who called trump.")
+                return data
+            seat = self.game.seat_player_ids.index(caller)
+            facts |= {"makers": side_of_seat(seat).value, "caller": caller}
+        try:
+            self.hand_input, _ = hand_input_parse(facts)
+        except DomainError as error:  # the card's own taps never get here: a forged or old form
+            self.add_error(None, f"The hand could not be read ({error.message}); reload the page.")
         return data
 
     def first_error(self) -> str:
@@ -75,8 +73,6 @@ class HandFactsForm(forms.Form):
 
 _FIELD_WORDS = {
     "caller": "",
-    "tricks_won": "Tricks: ",
-    "renege": "Renege: ",
     "key": "",
     "number": "",
     "reason": "",
