@@ -67,7 +67,7 @@ def test_the_score_card_is_read_at_one_moment(make_game, settings, client, monke
 
     game = make_game("standard")
     services.hand_record(game=game, data=services.HandInput(makers="A", tricks_won=5))
-    read_hands = card.game_counting_hands
+    read_hands = card.game_card_hands
 
     def another_captain_records_first(*, game):
         def record():
@@ -84,7 +84,7 @@ def test_the_score_card_is_read_at_one_moment(make_game, settings, client, monke
         thread.join(10)
         return read_hands(game=game)
 
-    monkeypatch.setattr(card, "game_counting_hands", another_captain_records_first)
+    monkeypatch.setattr(card, "game_card_hands", another_captain_records_first)
     page = client.get(f"/t/{game.captain_token}/").content.decode()
     assert Hand.objects.filter(game=game).count() == 2  # the other captain's hand went in
     assert re.findall(r"Hand (\d+) ·", page) == ["2"]  # the next hand to enter
