@@ -9,7 +9,7 @@ for the product.
 
 import os
 
-from config.database import postgres_database
+from config.database import pooling_from_environment, postgres_database
 
 SECRET_KEY = os.environ["SECRET_KEY"]
 DEBUG = False
@@ -21,8 +21,6 @@ USE_TZ = True
 # The product's connection settings (config.database): persistent, health-checked connections,
 # prepared statements unless DATABASE_POOLING says a transaction pooler is in front.
 DATABASES = {
-    "default": postgres_database(
-        os.environ["DATABASE_URL"], pooling=os.environ.get("DATABASE_POOLING", "session")
-    )
+    "default": postgres_database(os.environ["DATABASE_URL"], pooling=pooling_from_environment())
 }
 LOGGING_CONFIG = None

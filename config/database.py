@@ -1,6 +1,7 @@
 """How the service connects to PostgreSQL: one function, read by the settings and by the
 hand-entry benchmark's floor (``benchmarks/floor_settings.py``), so that both connect alike."""
 
+import os
 from typing import Any
 
 import dj_database_url
@@ -8,6 +9,12 @@ import dj_database_url
 POOLING_MODES = frozenset({"session", "transaction"})
 PREPARE_THRESHOLD = 5
 """psycopg's default: a statement is prepared the fifth time one connection runs it."""
+
+
+def pooling_from_environment() -> str:
+    """``DATABASE_POOLING`` as the environment gives it (``session`` when unset or blank):
+    ``transaction`` when ``DATABASE_URL`` names a transaction-pooling PgBouncer."""
+    return os.environ.get("DATABASE_POOLING", "").strip().lower() or "session"
 
 
 def postgres_database(url: str, *, pooling: str = "session") -> dict[str, Any]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from kombu import Queue
 
-from config.database import postgres_database
+from config.database import pooling_from_environment, postgres_database
 from config.email import email_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -102,7 +102,7 @@ TEMPLATES = [
 # Database: SQLite by default (WAL so readers never block the one writer; IMMEDIATE so a write
 # transaction takes the write lock at BEGIN instead of failing mid-way with "database is locked").
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
-DATABASE_POOLING = os.environ.get("DATABASE_POOLING", "session").strip().lower() or "session"
+DATABASE_POOLING = pooling_from_environment()
 """``transaction`` when DATABASE_URL names a transaction-pooling PgBouncer: each transaction may
 run on another server connection, so nothing may outlive one (README: How to scale out)."""
 if DATABASE_URL:

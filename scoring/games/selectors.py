@@ -5,7 +5,7 @@ from contextlib import contextmanager
 from typing import NamedTuple
 
 from django.db import connection, transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from league.models import Night
 from scoring.games.domain.engine import HandScore, Outcome, next_dealer
@@ -31,8 +31,12 @@ def one_moment() -> Iterator[None]:
         yield
 
 
+def _counting_hands(game: Game) -> QuerySet[Hand]:
+    return game.hands.filter(status=Hand.Status.ACTIVE).order_by("number")
+
+
 def game_counting_hands(*, game: Game) -> list[Hand]:
-    return list(game.hands.filter(status=Hand.Status.ACTIVE).order_by("number"))
+    return list(_counting_hands(game))
 
 
 CARD_HAND_FIELDS = (
@@ -52,8 +56,7 @@ the next dealer is found from (:func:`dealer_after`)."""
 def game_card_hands(*, game: Game) -> list[Hand]:
     """The game's counting hands, in order, with the columns a score card shows
     (:data:`CARD_HAND_FIELDS`) alone: a card is drawn after every hand."""
-    hands = game.hands.filter(status=Hand.Status.ACTIVE).order_by("number")
-    return list(hands.only(*CARD_HAND_FIELDS))
+    return list(_counting_hands(game).only(*CARD_HAND_FIELDS))
 
 
 def game_next_dealer_seat(*, game: Game, hands: list[Hand] | None = None) -> int | None:
