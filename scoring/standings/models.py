@@ -74,13 +74,20 @@ class StandingLine(models.Model):
     (``scoring.standings.services.recompute``), so the lines always belong to the snapshot's
     ``results_version``; only lines whose ``digest`` changed are rewritten (after one game, mostly
     the stats of its four players). ``kind`` says which part of the snapshot the line comes from;
-    ``entrant_id`` is a player's id (``player``, ``rating``) or a team's (``team``).
+    ``entrant_id`` is a player's id (``player``, ``rating``) or a team's (``team``). A stats
+    line keeps its partner and opponent records as numbers
+    (``scoring.standings.domain.stats.PAIR_STORED_FIELDS``: a fifth of the JSON of objects); the
+    selectors read it as the API shows it (``scoring.standings.selectors.line_shown``).
     """
 
     class Kind(models.TextChoices):
         PLAYER = "player", "Player stats"
         TEAM = "team", "Team stats"
         RATING = "rating", "Rating"
+
+    STATS_KINDS = (Kind.PLAYER, Kind.TEAM)
+    """The stats lines: their pair records are stored as numbers
+    (``scoring.standings.domain.stats.PAIR_STORED_FIELDS``)."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standing_lines")
     kind = models.CharField(max_length=16, choices=Kind.choices)

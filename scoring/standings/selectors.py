@@ -6,6 +6,14 @@ from django.db.models import OuterRef, Subquery
 
 from scoring.games.models import Game
 from scoring.games.selectors import results_version_expression
+from scoring.standings.domain.stats import stats_line_shown
+from scoring.standings.models import StandingLine
+
+
+def line_shown(kind: str, data):
+    """A stored line of ``kind`` as the API and the pages show it: a stats line's pair records
+    as objects (``stats_line_shown``); any other line as stored."""
+    return stats_line_shown(data) if kind in StandingLine.STATS_KINDS and data else data
 
 
 # --------------------------------------------------------------------------------------------
@@ -131,26 +139,27 @@ class StandingsRows:
 def season_lines(*, season_id: int, kind: str, entrant_ids) -> list[dict]:
     """The stored lines (``StandingLine.data``) of one kind for some entrants of a season, in the
     order of ``entrant_ids`` (an entrant with no line is left out)."""
-    from scoring.standings.models import StandingLine
 
     order = {entrant: index for index, entrant in enumerate(entrant_ids)}
     found = StandingLine.objects.filter(
         season_id=season_id, kind=kind, entrant_id__in=list(order)
     ).values_list("entrant_id", "data")
-    return [data for _entrant, data in sorted(found, key=lambda pair: order[pair[0]])]
+    return [
+        line_shown(kind, data) for _entrant, data in sorted(found, key=lambda pair: order[pair[0]])
+    ]
 
 
 def season_all_lines(*, season_id: int, kind: str) -> list[dict]:
     """Every stored line of one kind in a season, in entrant order: e.g. every player's stats,
     as the engines list them (``scoring.standings.domain.stats.player_stats``). Tens of megabytes in
     a large season: for exports, checks and benchmarks, never a page."""
-    from scoring.standings.models import StandingLine
 
-    return list(
+    lines = (
         StandingLine.objects.filter(season_id=season_id, kind=kind)
         .order_by("entrant_id")
         .values_list("data", flat=True)
     )
+    return [line_shown(kind, data) for data in lines]
 
 
 def player_lines(*, season_ids, player_id: int) -> dict[int, dict[str, dict]]:
@@ -158,13 +167,12 @@ def player_lines(*, season_ids, player_id: int) -> dict[int, dict[str, dict]]:
     and in an individual season its standings row (``standing``, from the snapshot: a team
     season's rows are its teams')."""
     from league.models import Season
-    from scoring.standings.models import StandingLine
 
     found: dict[int, dict[str, dict]] = {}
     rows = StandingLine.objects.filter(season_id__in=list(season_ids), entrant_id=player_id)
     rows = rows.exclude(kind=StandingLine.Kind.TEAM)
     for season_id, kind, data in rows.values_list("season_id", "kind", "data"):
-        found.setdefault(season_id, {})[kind] = data
+        found.setdefault(season_id, {})[kind] = line_shown(kind, data)
     individual = Season.objects.filter(pk__in=list(season_ids), format=Season.Format.INDIVIDUAL)
     rows = standing_rows_of(season_ids=individual.values("pk"), entrant_id=player_id)
     for season_id, row in rows.items():

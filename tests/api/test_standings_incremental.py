@@ -718,8 +718,8 @@ def test_kept_opponent_records_are_the_lines_and_stay_within_their_bound():
     the line's, the least recently used dropped first, never more than the bound."""
     from scoring.standings.services.values import OpponentRecords
 
-    def line(other: int) -> list[dict]:
-        return [{"other_id": other, "wins": 2, "losses": 1, "draws": 0, "games": 3}]
+    def line(other: int) -> list[int]:  # a stored line's opponents: other, wins, losses, draws
+        return [other, 2, 1, 0]
 
     kept = OpponentRecords(capacity=2)
     assert kept.put("a", line(7)) == {7: (2, 1, 0)}

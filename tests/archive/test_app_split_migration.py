@@ -25,6 +25,7 @@ from django.test import Client
 
 from league.models import Season
 from scoring.standings.models import StandingLine, StandingSnapshot
+from scoring.standings.selectors import line_shown
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,11 +44,20 @@ def latest() -> list[tuple[str, str]]:
     return executor.loader.graph.leaf_nodes()
 
 
+def _line_shown(row: dict) -> dict:
+    """A line's row with its data as the API shows it: ``standings.0004`` stores a stats line's
+    pair records as numbers (the same records), which the old layout stored as objects."""
+    data = json.loads(row["data"]) if isinstance(row["data"], str) else row["data"]
+    if any(data.get(name) and isinstance(data[name][0], int) for name in ("partners", "opponents")):
+        data = line_shown(row["kind"], data)
+    return row | {"data": json.dumps(data, sort_keys=True)}
+
+
 def every_row() -> dict[str, tuple[int, str]]:
     """Each table's row count and a digest of its rows in primary-key order (the migration
     bookkeeping and the content types left out: those are what the migration may change; and the
     lines of standings rows, which the old layout kept and ``standings.0003`` takes out: they
-    are the snapshot's rows, which stay)."""
+    are the snapshot's rows, which stay). A line's data is read as shown (:func:`_line_shown`)."""
     found = {}
     skipped = {"django_migrations", "django_content_type", "django_session"}
     with connection.cursor() as cursor:
@@ -57,7 +67,14 @@ def every_row() -> dict[str, tuple[int, str]]:
             quoted = connection.ops.quote_name(table)
             where = " WHERE kind <> 'standing'" if table == "scoring_standingline" else ""
             cursor.execute(f"SELECT * FROM {quoted}{where}")
-            rows = sorted(repr(row) for row in cursor.fetchall())
+            if table == "scoring_standingline":
+                columns = [column[0] for column in cursor.description]
+                rows = sorted(
+                    repr(_line_shown(dict(zip(columns, row, strict=True))))
+                    for row in cursor.fetchall()
+                )
+            else:
+                rows = sorted(repr(row) for row in cursor.fetchall())
             found[table] = (len(rows), hashlib.sha256("\n".join(rows).encode()).hexdigest())
     return found
 
@@ -103,6 +120,10 @@ def test_the_demo_database_of_the_old_layout_migrates_with_every_row_intact():
         assert {
             key: json.loads(data) if isinstance(data, str) else data for key, data in kept.items()
         } == rows
+        # Under the old layout a stats line lists its pair records as objects (made so by
+        # standings.0004 going back).
+        old_lines = StandingLine.objects.filter(kind="player").values_list("data", flat=True)
+        assert all(isinstance(record, dict) for record in old_lines[0]["opponents"])
         before = every_row()
         assert before["scoring_standingsnapshot"][0] >= 1
         assert before["scoring_hand"][0] > 0
@@ -128,6 +149,8 @@ def test_the_demo_database_of_the_old_layout_migrates_with_every_row_intact():
         snapshot.standings,
     )
     assert StandingLine.objects.count() == lines
+    numbers = StandingLine.objects.filter(kind="player").values_list("data", flat=True)[0]
+    assert numbers["opponents"] and all(isinstance(n, int) for n in numbers["opponents"])
     assert not StandingLine.objects.filter(kind="standing").exists()
     page = Client().get(f"/l/{season.league.slug}/s/{season.pk}/")
     assert page.status_code == 200

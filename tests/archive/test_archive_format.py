@@ -46,7 +46,7 @@ def test_the_header_is_one_sorted_line_that_reads_back():
     value = json.loads(line)
     assert list(value) == sorted(value)
     assert value["format"] == ARCHIVE_FORMAT == "euchre-league-archive"
-    assert value["version"] == ARCHIVE_VERSION == 2
+    assert value["version"] == ARCHIVE_VERSION == 3
     assert value["passwords"] == "hashed"
     # Every kind is counted, those with no row at 0, in one order whatever the dict's.
     assert set(value["counts"]) == {label for label, _ in ARCHIVE_MODELS}
@@ -75,7 +75,7 @@ def test_a_newer_version_is_refused_by_name():
     with pytest.raises(ArchiveError) as raised:
         header_parse(document(version=ARCHIVE_VERSION + 1))
     assert raised.value.code == "archive_too_new"
-    assert "format version 3, newer than this program reads (up to 2)" in raised.value.message
+    assert "format version 4, newer than this program reads (up to 3)" in raised.value.message
 
 
 @pytest.mark.parametrize(

@@ -87,8 +87,8 @@ def test_refuses_accounts_already_there_unless_told_to_use_them(archive):
 def test_refuses_a_newer_format_version(archive):
     _, text = archive
     empty_database()
-    error = refused(with_header(text, version=3), "archive_too_new")
-    assert "format version 3, newer than this program reads (up to 2)" in error.message
+    error = refused(with_header(text, version=4), "archive_too_new")
+    assert "format version 4, newer than this program reads (up to 3)" in error.message
 
 
 def test_refuses_an_archive_of_a_newer_schema(archive):

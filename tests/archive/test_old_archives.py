@@ -14,6 +14,7 @@ from django.db import connection
 from league.models import League
 from scoring.games.models import Hand
 from scoring.standings.models import StandingLine
+from scoring.standings.selectors import line_shown
 from tests.factories import PlayerFactory
 from tournaments.domain.archive import kind_upgraded
 from tournaments.services.archive import archive_reader, league_import
@@ -53,6 +54,19 @@ def test_a_version_1_archive_imports_and_its_league_is_served(client):
     season = league.seasons.get()
     kinds = set(StandingLine.objects.filter(season=season).values_list("kind", flat=True))
     assert kinds and "standing" not in kinds
+    # Its stats lines listed their pair records as objects; version 3 keeps them as numbers,
+    # and they read back as the archive had them.
+    archived = {
+        (record["fields"]["kind"], record["fields"]["entrant_id"]): record["fields"]["data"]
+        for record in map(json.loads, VERSION_1.read_text().splitlines()[1:])
+        if record["model"] == "scoring.standingline"
+        and record["fields"]["kind"] in ("player", "team")
+    }
+    stored = StandingLine.objects.filter(season=season, kind__in=("player", "team"))
+    assert archived and len(stored) == len(archived)
+    for line in stored:
+        assert all(isinstance(number, int) for number in line.data["opponents"])
+        assert line_shown(line.kind, line.data) == archived[line.kind, line.entrant_id]
     assert len(season.snapshot.standings["rows"]) == 4
     page = client.get(f"/l/{league.slug}/s/{season.pk}/")
     assert page.status_code == 200

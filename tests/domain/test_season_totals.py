@@ -16,6 +16,7 @@ from scoring.standings.domain.stats import (
     hand_rows,
     player_stats,
     side_tallies,
+    stats_line_stored,
     team_stats,
 )
 
@@ -127,8 +128,10 @@ def expected_parts(records, hands, rules, *, teams, entrants):
     names = {entrant: f"E{entrant}" for entrant in range(1, 200)}
     return {
         "standings": compute_standings(records, rules, entrants=entrants, names=names).to_dict(),
-        "players": [line.to_dict() for line in player_stats(records, totals)],
-        "teams": [line.to_dict() for line in team_stats(records, totals)] if teams else [],
+        "players": [stats_line_stored(line.to_dict()) for line in player_stats(records, totals)],
+        "teams": [stats_line_stored(line.to_dict()) for line in team_stats(records, totals)]
+        if teams
+        else [],
     }
 
 

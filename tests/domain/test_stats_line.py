@@ -21,6 +21,7 @@ from scoring.standings.domain.stats import (
     TeamStats,
     player_stats,
     side_counts,
+    stats_line_stored,
     team_stats,
 )
 from tests.domain.test_stats import GAMES, HANDS, TEAM_GAMES
@@ -116,12 +117,12 @@ def test_the_totals_keep_and_render_every_counted_field():
     assert (*GAME_COUNT_NAMES, *HAND_COUNT_NAMES) == LINE_NAMES
     totals = SeasonTotals(is_teams=True)
     for stats in player_stats(GAMES, HANDS):
-        line = stats.to_dict()
+        line = stats_line_stored(stats.to_dict())
         totals.load_player(line)
         assert list(totals.player_line(stats.player_id).items()) == list(line.items())
         assert totals.player_digest(stats.player_id) == stats_line_digest(line)
     for stats in team_stats(TEAM_GAMES, HANDS):
-        line = stats.to_dict()
+        line = stats_line_stored(stats.to_dict())
         totals.load_team(line)
         assert list(totals.team_line(stats.team_id).items()) == list(line.items())
         assert totals.team_digest(stats.team_id) == stats_line_digest(line)

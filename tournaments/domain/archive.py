@@ -25,7 +25,9 @@ Words used here:
 Versions: 1 is the first. 2 names the standings' kinds by the app that holds them since games and
 standings became two apps (``standings.standingsnapshot``, ``standings.standingline``,
 ``standings.standinggame``; ``scoring.…`` in version 1): :data:`KINDS_RENAMED` is the step, and a
-version 1 archive imports through it.
+version 1 archive imports through it. 3 keeps a stats line's partner and opponent records as
+numbers (``scoring.standings.domain.stats.PAIR_STORED_FIELDS``; objects before, as the API shows
+them): :func:`record_upgraded` is the step.
 
 What a future version must do. Bump :data:`ARCHIVE_VERSION` when a line's
 meaning changes in a way a migration's defaults do not cover: a model added to or removed from
@@ -53,11 +55,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from core.errors import ConflictError, DomainError
+from scoring.standings.domain.stats import stats_line_stored
 
 ARCHIVE_FORMAT = "euchre-league-archive"
 """The header's ``format``: what says this file is a league archive at all."""
 
-ARCHIVE_VERSION = 2
+ARCHIVE_VERSION = 3
 """The format version this program writes, and the newest it reads."""
 
 KINDS_RENAMED: dict[int, dict[str, str]] = {
@@ -85,6 +88,29 @@ def record_left_out(label: str, record: dict) -> bool:
     name, values = LEFT_OUT[label]
     fields = record.get("fields")
     return isinstance(fields, dict) and fields.get(name) in values
+
+
+PAIRS_AS_NUMBERS = 3
+"""The version from which a stats line's pair records are numbers (``standings.0004``)."""
+_STATS_LINE_KINDS = frozenset({"player", "team"})
+
+
+def record_upgraded(label: str, record: dict, version: int) -> None:
+    """Turn a record of kind ``label`` (as this program names it) of a ``version`` archive into
+    one of this version, in place: a stats line's pair records become numbers."""
+    if version >= PAIRS_AS_NUMBERS or label != "standings.standingline":
+        return
+    fields = record.get("fields")
+    if not isinstance(fields, dict) or fields.get("kind") not in _STATS_LINE_KINDS:
+        return
+    data = fields.get("data")
+    if isinstance(data, dict):
+        try:
+            fields["data"] = stats_line_stored(data)
+        except (KeyError, TypeError) as error:
+            raise ArchiveError(
+                f"a stats line's records are damaged ({error})", code="archive_damaged"
+            ) from None
 
 
 def kind_upgraded(label: str, version: int) -> str:

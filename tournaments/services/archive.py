@@ -56,6 +56,7 @@ from tournaments.domain.archive import (
     kind_upgraded,
     record_kind_check,
     record_left_out,
+    record_upgraded,
     schema_problem,
     taken_ids_message,
 )
@@ -348,6 +349,12 @@ class Restorer:
             if record_left_out(label, record):
                 self.left_out[label] += 1
                 continue
+            try:
+                record_upgraded(label, record, self.header.version)
+            except ArchiveError as error:
+                raise ArchiveError(
+                    f"the archive is damaged at line {self.line}: {error}", code=error.code
+                ) from None
             record_kind_check(label, self.last)
             if label != self.last:
                 self.flush()

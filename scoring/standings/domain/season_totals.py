@@ -446,14 +446,14 @@ class SeasonTotals:
     # -- loading from rendered lines -------------------------------------------------------
 
     def load_player(self, data: Mapping[str, Any]) -> None:
-        """Take a player's stats line (as rendered) back as running totals."""
+        """Take a player's stats line (as stored) back as running totals."""
         who = data["player_id"]
         self.players[who] = _line_of(data)
         self.partners[who] = pair_counts(data["partners"])
         self.opponents[who] = pair_counts(data["opponents"])
 
     def load_team(self, data: Mapping[str, Any]) -> None:
-        """Take a team's stats line (as rendered) back as running totals."""
+        """Take a team's stats line (as stored) back as running totals."""
         who = data["team_id"]
         self.teams[who] = _line_of(data)
         self.team_opponents[who] = pair_counts(data["opponents"])
@@ -499,8 +499,10 @@ class SeasonTotals:
     # -- rendering -------------------------------------------------------------------------
 
     def player_line(self, who: int) -> dict[str, Any] | None:
-        """A player's stats line, as :func:`~scoring.standings.domain.stats.player_stats` renders it
-        (``None`` once the player has no game)."""
+        """A player's stats line as it is stored: as
+        :func:`~scoring.standings.domain.stats.player_stats` renders it, its pair records as
+        numbers (:func:`~scoring.standings.domain.stats.stats_line_stored`); ``None`` once the
+        player has no game."""
         line = self.players.get(who)
         if line is None:
             return None
@@ -511,17 +513,17 @@ class SeasonTotals:
             opponents=(),
         )
         return stats.to_dict() | {
-            "partners": _pair_dicts(self.partners[who]),
-            "opponents": _pair_dicts(self.opponents[who]),
+            "partners": _pairs_stored(self.partners[who]),
+            "opponents": _pairs_stored(self.opponents[who]),
         }
 
     def team_line(self, who: int) -> dict[str, Any] | None:
-        """A team's stats line, as :func:`~scoring.standings.domain.stats.team_stats` renders it."""
+        """A team's stats line as it is stored (as :meth:`player_line`)."""
         line = self.teams.get(who)
         if line is None:
             return None
         stats = TeamStats(team_id=who, **stats_fields(line, line[GAME_FIELD_COUNT:]), opponents=())
-        return stats.to_dict() | {"opponents": _pair_dicts(self.team_opponents[who])}
+        return stats.to_dict() | {"opponents": _pairs_stored(self.team_opponents[who])}
 
     def player_digest(self, who: int) -> str:
         """``stats_line_digest(player_line(who))``, without rendering the line (the player has
@@ -641,30 +643,25 @@ def _take(pairs: dict[int, int], other: int, step: int) -> None:
         del pairs[other]
 
 
-def _pair_dicts(pairs: Mapping[int, int]) -> list[dict[str, int]]:
-    """Pair counts as a stats line lists them (sorted by the other's id)."""
+def _pairs_stored(pairs: Mapping[int, int]) -> list[int]:
+    """Pair counts as a stored stats line lists them: other id, wins, losses, draws, one record
+    after the other, sorted by the other's id
+    (:data:`~scoring.standings.domain.stats.PAIR_STORED_FIELDS`)."""
     field, bits = _PAIR_FIELD, PAIR_BITS
-    records = []
+    stored: list[int] = []
     for other, count in sorted(pairs.items()):
-        wins, losses, draws = count & field, count >> bits & field, count >> 2 * bits
-        records.append(
-            {
-                "other_id": other,
-                "games": wins + losses + draws,
-                "wins": wins,
-                "losses": losses,
-                "draws": draws,
-            }
-        )
-    return records
+        stored += (other, count & field, count >> bits & field, count >> 2 * bits)
+    return stored
 
 
-def pair_counts(records: Iterable[Mapping[str, int]]) -> dict[int, int]:
-    """A stats line's partner or opponent records as pair counts."""
+def pair_counts(stored: Sequence[int]) -> dict[int, int]:
+    """A stored stats line's partner or opponent records as pair counts."""
     won, lost, drawn = PAIR_STEP
     return {
-        record["other_id"]: record["wins"] * won + record["losses"] * lost + record["draws"] * drawn
-        for record in records
+        other: wins * won + losses * lost + draws * drawn
+        for other, wins, losses, draws in zip(
+            stored[0::4], stored[1::4], stored[2::4], stored[3::4], strict=True
+        )
     }
 
 
@@ -673,7 +670,7 @@ def _line_of(data: Mapping[str, Any]) -> list:
 
 
 def stats_line_digest(data: Mapping[str, Any]) -> str:
-    """A digest of a rendered player or team stats line, taken from its counts (the line's
+    """A digest of a stored player or team stats line, taken from its counts (the line's
     numbers, then each list of partner and opponent records: its length, the other ids, the
     pair counts): equal for equal lines, and cheaper than a digest of the whole rendered line.
     The totals take it from their own counts, without rendering the line

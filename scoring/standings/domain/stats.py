@@ -283,6 +283,47 @@ def _pair_dicts(records: tuple[PairRecord, ...]) -> list[dict[str, int]]:
     ]
 
 
+PAIR_LISTS = ("partners", "opponents")
+"""A stats line's lists of pair records (a team's line has only ``opponents``)."""
+PAIR_STORED_FIELDS = ("other_id", "wins", "losses", "draws")
+"""A pair record as a stored stats line keeps it: these four numbers in a row, and a list's
+records one after the other in one flat list of numbers, sorted by the other's id (a record's
+``games`` is the sum of the last three). A player of a large season has a thousand records:
+stored as objects they made a line of 60 kB, as numbers 12 kB. The API and the pages show
+each record as an object (:class:`PairRecord`'s fields): :func:`stats_line_shown`."""
+_STORED_WIDTH = len(PAIR_STORED_FIELDS)
+
+
+def pairs_shown(stored: Sequence[int]) -> list[dict[str, int]]:
+    """A stored list of pair records (:data:`PAIR_STORED_FIELDS`) as the API shows it."""
+    columns = (stored[at::_STORED_WIDTH] for at in range(_STORED_WIDTH))
+    return [
+        {"other_id": other, "games": wins + losses + draws, "wins": wins, "losses": losses,
+         "draws": draws}
+        for other, wins, losses, draws in zip(*columns, strict=True)
+    ]  # fmt: skip
+
+
+def pairs_stored(records: Iterable[Mapping[str, int]]) -> list[int]:
+    """Pair records as the API shows them, as a stored list (:data:`PAIR_STORED_FIELDS`)."""
+    return [record[name] for record in records for name in PAIR_STORED_FIELDS]
+
+
+def stats_line_shown(line: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored player or team stats line as the API and the pages show it: each list of pair
+    records a list of objects (:func:`pairs_shown`)."""
+    return {
+        name: pairs_shown(value) if name in PAIR_LISTS else value for name, value in line.items()
+    }
+
+
+def stats_line_stored(line: Mapping[str, Any]) -> dict[str, Any]:
+    """A stats line as shown (``to_dict()``) as it is stored (:data:`PAIR_STORED_FIELDS`)."""
+    return {
+        name: pairs_stored(value) if name in PAIR_LISTS else value for name, value in line.items()
+    }
+
+
 def _plain_fields(stats: Any) -> dict[str, Any]:
     return {f.name: getattr(stats, f.name) for f in fields(stats)}
 

@@ -332,10 +332,7 @@ def line_digest(line: dict[str, Any], kind: str | None = None) -> str:
     (``stats_line_digest``).
     Any other line's over its pickle without memo (``fast``): built only from the values (and
     their order, which the engines fix), never from which objects happen to be shared."""
-    if kind is None:
-        is_stats = "opponents" in line
-    else:
-        is_stats = kind in (StandingLine.Kind.PLAYER, StandingLine.Kind.TEAM)
+    is_stats = "opponents" in line if kind is None else kind in StandingLine.STATS_KINDS
     if is_stats:
         return stats_line_digest(line)
     buffer = io.BytesIO()

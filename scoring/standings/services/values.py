@@ -347,10 +347,10 @@ class OpponentRecords:
         self.packed.move_to_end(digest)
         return PackedRecords(packed)
 
-    def put(self, digest: str, opponents: Iterable[dict]) -> PackedRecords:
-        packed = array("q")
-        for record in opponents:
-            packed.extend((record["other_id"], record["wins"], record["losses"], record["draws"]))
+    def put(self, digest: str, opponents: Iterable[int]) -> PackedRecords:
+        """Keep a stored line's opponents: the very numbers it packs
+        (:data:`~scoring.standings.domain.stats.PAIR_STORED_FIELDS`)."""
+        packed = array("q", opponents)
         if digest and digest not in self.packed and len(packed) // 4 <= self.capacity:
             self.packed[digest] = packed
             self.size += len(packed) // 4
