@@ -122,9 +122,11 @@ class StandingGame(models.Model):
 
     # No foreign-key constraints in the database: a recompute from scratch writes a row per game
     # of a large season, and checking each one costs more than counting its hands. The rows are
-    # written only from the games themselves, and deleted with them (by Django's cascade).
+    # written only from the games themselves, and deleted with them (by Django's cascade). No
+    # index of the season's own either: the played order's (``standing_game_played``) starts
+    # with it, and every share written would update both.
     season = models.ForeignKey(
-        Season, on_delete=models.CASCADE, related_name="+", db_constraint=False
+        Season, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
     )
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, related_name="+", db_constraint=False

@@ -45,8 +45,9 @@ def latest() -> list[tuple[str, str]]:
 
 
 def _line_shown(row: dict) -> dict:
-    """A line's row with its data as the API shows it: ``standings.0004`` stores a stats line's
-    pair records as numbers (the same records), which the old layout stored as objects."""
+    """A line's row (by column) with its data as the API shows it: ``standings.0004`` stores a
+    stats line's pair records as numbers (the same records), which the old layout stored as
+    objects."""
     data = json.loads(row["data"]) if isinstance(row["data"], str) else row["data"]
     if any(data.get(name) and isinstance(data[name][0], int) for name in ("partners", "opponents")):
         data = line_shown(row["kind"], data)
@@ -67,14 +68,13 @@ def every_row() -> dict[str, tuple[int, str]]:
             quoted = connection.ops.quote_name(table)
             where = " WHERE kind <> 'standing'" if table == "scoring_standingline" else ""
             cursor.execute(f"SELECT * FROM {quoted}{where}")
+            # Each row by column name: SQLite rebuilds a table to alter a column, which may
+            # change the columns' order, not the rows.
+            columns = [column[0] for column in cursor.description]
+            named = (dict(zip(columns, row, strict=True)) for row in cursor.fetchall())
             if table == "scoring_standingline":
-                columns = [column[0] for column in cursor.description]
-                rows = sorted(
-                    repr(_line_shown(dict(zip(columns, row, strict=True))))
-                    for row in cursor.fetchall()
-                )
-            else:
-                rows = sorted(repr(row) for row in cursor.fetchall())
+                named = map(_line_shown, named)
+            rows = sorted(repr(sorted(row.items())) for row in named)
             found[table] = (len(rows), hashlib.sha256("\n".join(rows).encode()).hexdigest())
     return found
 
