@@ -4,7 +4,11 @@ installed assets, every request stays on this server, and the Content-Security-P
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.backend_free,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def test_swagger_ui_draws_every_operation_offline(page, live_server, csp_violations):

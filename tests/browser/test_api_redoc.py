@@ -4,7 +4,11 @@ never another script source."""
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.backend_free,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 @pytest.fixture

@@ -87,6 +87,7 @@ def test_public_pages_on_a_desktop(world, screen, live_server):
     check_all(screen(DESKTOP), live_server.url, public_paths(world))
 
 
+@pytest.mark.backend_free
 @pytest.mark.parametrize("size", [{"width": 360, "height": 640}, DESKTOP])
 def test_the_api_docs(page, live_server, size):
     page.set_viewport_size(size)
@@ -97,6 +98,7 @@ def test_the_api_docs(page, live_server, size):
     assert_accessible(page, ANY_IMPACT)
 
 
+@pytest.mark.backend_free
 @pytest.mark.parametrize("size", [{"width": 360, "height": 640}, DESKTOP])
 def test_the_api_redoc(page, live_server, size, csp_violations):
     page.set_viewport_size(size)
