@@ -139,7 +139,6 @@ class StandingsRows:
 def season_lines(*, season_id: int, kind: str, entrant_ids) -> list[dict]:
     """The stored lines (``StandingLine.data``) of one kind for some entrants of a season, in the
     order of ``entrant_ids`` (an entrant with no line is left out)."""
-
     order = {entrant: index for index, entrant in enumerate(entrant_ids)}
     found = StandingLine.objects.filter(
         season_id=season_id, kind=kind, entrant_id__in=list(order)
@@ -153,7 +152,6 @@ def season_all_lines(*, season_id: int, kind: str) -> list[dict]:
     """Every stored line of one kind in a season, in entrant order: e.g. every player's stats,
     as the engines list them (``scoring.standings.domain.stats.player_stats``). Tens of megabytes in
     a large season: for exports, checks and benchmarks, never a page."""
-
     lines = (
         StandingLine.objects.filter(season_id=season_id, kind=kind)
         .order_by("entrant_id")

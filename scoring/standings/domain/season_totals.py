@@ -75,6 +75,7 @@ from scoring.standings.domain.stats import (
     PlayerStats,
     TeamStats,
     stats_fields,
+    stored_records,
 )
 
 LINE_NAMES = (*GAME_COUNT_NAMES, *HAND_COUNT_NAMES)
@@ -659,9 +660,7 @@ def pair_counts(stored: Sequence[int]) -> dict[int, int]:
     won, lost, drawn = PAIR_STEP
     return {
         other: wins * won + losses * lost + draws * drawn
-        for other, wins, losses, draws in zip(
-            stored[0::4], stored[1::4], stored[2::4], stored[3::4], strict=True
-        )
+        for other, wins, losses, draws in stored_records(stored)
     }
 
 

@@ -294,13 +294,19 @@ each record as an object (:class:`PairRecord`'s fields): :func:`stats_line_shown
 _STORED_WIDTH = len(PAIR_STORED_FIELDS)
 
 
+def stored_records(stored: Sequence[int]) -> Iterable[tuple[int, int, int, int]]:
+    """A stored list of pair records (:data:`PAIR_STORED_FIELDS`), one tuple a record; a list
+    whose length is not a whole number of records is refused (``ValueError``)."""
+    columns = (stored[at::_STORED_WIDTH] for at in range(_STORED_WIDTH))
+    return zip(*columns, strict=True)
+
+
 def pairs_shown(stored: Sequence[int]) -> list[dict[str, int]]:
     """A stored list of pair records (:data:`PAIR_STORED_FIELDS`) as the API shows it."""
-    columns = (stored[at::_STORED_WIDTH] for at in range(_STORED_WIDTH))
     return [
         {"other_id": other, "games": wins + losses + draws, "wins": wins, "losses": losses,
          "draws": draws}
-        for other, wins, losses, draws in zip(*columns, strict=True)
+        for other, wins, losses, draws in stored_records(stored)
     ]  # fmt: skip
 
 
