@@ -13,6 +13,7 @@ to set up games and check the database) needs ``DJANGO_ALLOW_ASYNC_UNSAFE``.
 import json
 import os
 import re
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -69,6 +70,57 @@ def wait_for_script(page, expression: str, timeout: float = 5.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout} s: {expression}")
         page.wait_for_timeout(50)
+
+
+class ServerRequests:
+    """The requests the live server is answering now: the threads between Django's
+    ``request_started`` and ``request_finished`` signals (a request's database work is done
+    before it finishes). The test's own thread (Django's test client) is not the server's."""
+
+    def __init__(self):
+        self.answering: set[int] = set()
+        self.changed = threading.Condition()
+
+    def started(self, **_kwargs):
+        if threading.current_thread() is not threading.main_thread():
+            with self.changed:
+                self.answering.add(threading.get_ident())
+
+    def finished(self, **_kwargs):
+        with self.changed:
+            self.answering.discard(threading.get_ident())
+            self.changed.notify_all()
+
+    def forget(self) -> None:
+        with self.changed:
+            self.answering.clear()
+
+    def wait_until_none(self, timeout: float = 10.0) -> None:
+        with self.changed:
+            self.changed.wait_for(lambda: not self.answering, timeout)
+
+
+@pytest.fixture(scope="session")
+def server_requests():
+    from django.core.signals import request_finished, request_started
+
+    requests = ServerRequests()
+    request_started.connect(requests.started, dispatch_uid="browser-tests-started")
+    request_finished.connect(requests.finished, dispatch_uid="browser-tests-finished")
+    yield requests
+    request_started.disconnect(dispatch_uid="browser-tests-started")
+    request_finished.disconnect(dispatch_uid="browser-tests-finished")
+
+
+@pytest.fixture(autouse=True)
+def no_request_left_running(server_requests):
+    """After a test's pages are closed (their fixtures end first), wait for the live server to
+    finish the requests it is still answering, before the test's database is flushed: a poll
+    that arrived just as a page closed once held a table the flush's ``TRUNCATE`` wanted while
+    waiting for one the ``TRUNCATE`` held (PostgreSQL's "deadlock detected", failing the test)."""
+    server_requests.forget()
+    yield
+    server_requests.wait_until_none()
 
 
 @pytest.fixture
