@@ -22,6 +22,12 @@ What runs, as in production (``Dockerfile``, ``docker-compose.yml``):
   worker is idle again (the time that took is printed), so no run's recomputes fall into the
   next one's time.
 
+- *the skeleton*: the product's writes of a hand in the plainest ORM code, behind the
+  product's whole request stack (``benchmarks/stack_settings.py``, ``stack_urls.py``), served
+  by the same command on the next port again: what any hand entry on Django's ORM costs at
+  least, measured as an entrance is (``BENCH_ENTRANCES`` chooses among the entrances below and
+  ``skeleton``; all by default).
+
 The hands are posted (``benchmarks/http_load.py``, a process of its own) by four entrances:
 
 - *organiser token*: ``POST /api/v1/games/<id>/hands/`` with ``Authorization: Token …``;
@@ -78,6 +84,7 @@ DATABASE_URL = ADMIN_URL.rsplit("/", 1)[0] + "/" + DATABASE_NAME
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 PORT = int(os.environ.get("BENCH_PORT", "8765"))
 FLOOR_PORT = PORT + 1
+SKELETON_PORT = PORT + 2
 CONFIGS = os.environ.get("BENCH_GUNICORN", "sync:4").split(",")
 WORKER_ARGS = os.environ.get("BENCH_CELERY", "--concurrency=2").split()
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
@@ -106,6 +113,9 @@ ENV = {
 }
 ENV.pop("WEB_CONCURRENCY", None)  # the workers are given on the command line
 FLOOR_ENV = {**ENV, "DJANGO_SETTINGS_MODULE": "benchmarks.floor_settings"}
+STACK_ENV = {**ENV, "DJANGO_SETTINGS_MODULE": "benchmarks.stack_settings"}
+CHOSEN = os.environ.get("BENCH_ENTRANCES", "token,captain,form,session,skeleton").split(",")
+"""The entrances measured (``token``, ``captain``, ``form``, ``session``) and ``skeleton``."""
 ORIGIN = "http://127.0.0.1"  # what a browser sends with a page's POST (Host: 127.0.0.1)
 
 
@@ -666,6 +676,17 @@ def entrances(bench: Bench) -> list[Entrance]:
 FLOOR = Entrance(
     "floor", "floor (one INSERT)", FLOOR_PORT, path="/floor/{id}/hands/", product=False
 )
+SKELETON = Entrance(
+    "skeleton",
+    "writes alone, ORM",
+    SKELETON_PORT,
+    path="/skeleton/{id}/hands/",
+    game_headers={"X-Captain-Token": "{token}"},
+)
+"""Not an entrance of the product: its writes of a hand in the plainest ORM code, behind its
+whole request stack (``benchmarks/stack_urls.py``), served by a third server of the same
+command. Any hand entry on Django's ORM costs at least this; it is measured as the entrances
+are, and left out of the contended check (it refuses nothing)."""
 
 
 # --- Runs ----------------------------------------------------------------------------------------
@@ -767,11 +788,18 @@ def measure(bench: Bench, config: str, logs: Path, worker: Worker) -> dict:
     floor = start_server(
         f"floor-{name}", config, FLOOR_PORT, FLOOR_ENV, ("GET", "/floor/0/hands/"), logs
     )
+    servers = [product, floor]
+    if SKELETON.key in CHOSEN:
+        servers.append(
+            start_server(
+                f"skeleton-{name}", config, SKELETON_PORT, STACK_ENV, ("GET", "/healthz"), logs
+            )
+        )
     runs: list[tuple[int, str, Run]] = []  # (round, "alone" | "loaded", run)
     order: dict[int, list[str]] = {}
     try:
-        doors = entrances(bench)
-        bencher = Bencher(bench, worker, [product, floor])
+        doors = [door for door in (*entrances(bench), SKELETON) if door.key in CHOSEN]
+        bencher = Bencher(bench, worker, servers)
         for entrance in (FLOOR, *doors):  # warm up: connections, imports, caches; and a check
             run = bencher.run(entrance, CLIENTS, SECONDS_WARM_UP)
             if run.result["failures"]:
@@ -792,14 +820,14 @@ def measure(bench: Bench, config: str, logs: Path, worker: Worker) -> dict:
                 run = bencher.run(entrance, CLIENTS, SECONDS_LOADED)
                 runs.append((round_number, "loaded", run))
     finally:
-        for server in (product, floor):
+        for server in servers:
             server.stop()
     return {
         "config": config,
         "doors": doors,
         "runs": runs,
         "order": order,
-        "problems": {server.name: server.problems() for server in (product, floor)},
+        "problems": {server.name: server.problems() for server in servers},
     }
 
 

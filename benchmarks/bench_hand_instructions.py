@@ -7,9 +7,11 @@ Run: ``python benchmarks/bench_hand_instructions.py``. Needs valgrind, PostgreSQ
 
 Each side runs in a process of its own under ``valgrind --tool=callgrind``, which counts only
 while the measured posts run (switched on and off with ``callgrind_control``): the product's
-hand POST by each entrance of ``SIDES`` (through every middleware) and the floor's one-INSERT
-view (``benchmarks/floor_urls.py``), all called through their WSGI application (``config.wsgi``)
-in process, without gunicorn or sockets of their own. The games are played to 10 as
+hand POST by each entrance of ``SIDES`` (through every middleware), the floor's one-INSERT
+view (``benchmarks/floor_urls.py``) and the two floors that pay the product's request stack, a
+bare view and the product's writes in plain ORM code (``benchmarks/stack_urls.py``), all
+called through their WSGI application (``config.wsgi``) in process, without gunicorn or
+sockets of their own. The games are played to 10 as
 ``bench_api_hands.py`` plays them (each ends 10-9 at its 19th hand).
 The database's and Redis's work is not counted (``bench_api_hands.py`` measures the whole).
 The standings' pending key is set for the run, so no post queues a recompute, and every post
@@ -36,13 +38,17 @@ from benchmarks import bench_api_hands as api  # noqa: E402
 
 POSTS = int(os.environ.get("BENCH_POSTS", "500"))
 WARM_UP = 200
-SIDES = os.environ.get("BENCH_SIDES", "floor,token,captain,form,session").split(",")
-"""The floor and the product's four entrances (``bench_api_hands.py``'s): ``token`` (an
-organiser's ``Authorization: Token``), ``captain`` (``X-Captain-Token``), ``form`` (the
-captain page's hand form, ``POST /t/<token>/hands/`` as its script sends it) and ``session``
-(an organiser logged in through ``/manage/login/``, with the CSRF cookie and header)."""
+SIDES = os.environ.get("BENCH_SIDES", "floor,stack,skeleton,token,captain,form,session").split(",")
+"""The floor, the two floors that pay the product's request stack (``stack`` and
+``skeleton``, ``benchmarks/stack_urls.py``), and the product's four entrances
+(``bench_api_hands.py``'s): ``token`` (an organiser's ``Authorization: Token``), ``captain``
+(``X-Captain-Token``), ``form`` (the captain page's hand form, ``POST /t/<token>/hands/`` as
+its script sends it) and ``session`` (an organiser logged in through ``/manage/login/``, with
+the CSRF cookie and header)."""
 LABELS = {
     "floor": "floor (one INSERT, no middleware)",
+    "stack": "bare view behind the product's stack",
+    "skeleton": "the writes alone, plain ORM",
     "token": "organiser token",
     "captain": "X-Captain-Token",
     "form": "captain form (/t/)",
@@ -108,6 +114,10 @@ def _entrance(side: str, client: _Client, plan: dict):
 
     if side == "floor":
         return json_post("/floor/{id}/hands/", lambda game: {})
+    if side == "stack":
+        return json_post("/stack/{id}/hands/", lambda game: {})
+    if side == "skeleton":
+        return json_post("/skeleton/{id}/hands/", lambda game: {"HTTP_X_CAPTAIN_TOKEN": game[1]})
     if side == "token":
         token = {"HTTP_AUTHORIZATION": f"Token {plan['token']}"}
         return json_post("/api/v1/games/{id}/hands/", lambda game: token)
@@ -159,6 +169,13 @@ def _entrance(side: str, client: _Client, plan: dict):
 
     return form_post
 
+
+ENVIRONMENTS = {
+    "floor": api.FLOOR_ENV,
+    "stack": {**api.ENV, "DJANGO_SETTINGS_MODULE": "benchmarks.stack_settings"},
+    "skeleton": {**api.ENV, "DJANGO_SETTINGS_MODULE": "benchmarks.stack_settings"},
+}
+"""Each side's settings; the product's (``api.ENV``) for the others."""
 
 PROFILE = os.environ.get("BENCH_PROFILE")
 """A folder: instead of counting under callgrind, profile each side's measured posts with
@@ -253,6 +270,7 @@ def main() -> None:
             for side in SIDES
         }
         games["floor"] = [(pk, "") for pk in bench.floor_ids(count)]
+        games["stack"] = games["floor"]  # the bare view looks nothing up
         plan = {
             "games": games,
             "token": bench.token,
@@ -264,7 +282,7 @@ def main() -> None:
         print(f"Instructions per hand POST in the web process ({POSTS} counted, callgrind)")
         floor = None
         for side in SIDES:
-            counts = counted(side, api.FLOOR_ENV if side == "floor" else api.ENV, plan)
+            counts = counted(side, ENVIRONMENTS.get(side, api.ENV), plan)
             floor = counts if side == "floor" else floor
             ratio = f"   {counts / floor:.1f}×" if floor and side != "floor" else ""
             if PROFILE:

@@ -24,6 +24,11 @@ under standard rules (make 1, march 2, loner march 4, euchre 2), 1,000,000 hands
     game's hands again, but the shares and stats lines it would write are those already stored
     (the rules change neither), so it rewrites the snapshot and the standings rows only. A
     rerun that changes little: it measures the counting and a comparison, not the writes.
+(domain alone) the part of a fold from empty that no SQL does, timed alone on the stored shares'
+    sums and meetings (read first, untimed): the running totals, the Buchholz scores, the
+    standings, the ratings replayed over every game and every stats line rendered
+    (:func:`time_domain`). The floor computes none of it; the full recompute cannot take less
+    than this plus its counting of the hands, which alone costs more than the floor.
 
 Both are the one recompute (``season_standings_recompute``): a full recompute is the
 incremental fold started from empty. Before the rounds, one recompute from scratch stores the
@@ -342,6 +347,34 @@ def time_rewrite(season_id: int) -> Clock:
     return clock
 
 
+def time_domain(season_id: int) -> Clock:
+    """The work of a fold from empty that no SQL does, alone: with the stored shares' sums and
+    meetings read first (untimed), the pure domain code the rewrite runs on them, timed: the
+    running totals folded (seat sums, then each meeting's pair counts and nights), the Buchholz
+    scores, the standings ranked, the ratings replayed over every game in played order, and
+    every player's stats line rendered with its digest. The floor computes none of these."""
+    from league.models import Player, Season
+    from scoring.standings.domain.ratings import ratings_after
+    from scoring.standings.domain.season_totals import SeasonTotals, buchholz_changes
+    from scoring.standings.services.recompute import season_rules
+    from scoring.standings.services.shares import shares_counted
+
+    season = Season.objects.get(pk=season_id)
+    rules = season_rules(season)
+    counted = shares_counted(season, None)
+    names = dict(Player.objects.filter(league_id=season.league_id).values_list("pk", "name"))
+    with Clock() as clock:
+        totals = SeasonTotals(is_teams=False)
+        totals.add_counted(counted)
+        buchholz = buchholz_changes(totals, {}, {})
+        totals.standings(rules, entrants=list(totals.records), names=names, buchholz=buchholz)
+        ratings_after(((m[1], m[3]), (m[2], m[4]), m[7] or None, False) for m in counted.meetings)
+        for player in totals.players:
+            totals.player_digest(player)
+            totals.player_line(player)
+    return clock
+
+
 def describe_snapshot(season_id: int) -> None:
     from scoring.standings.models import StandingLine, StandingSnapshot
 
@@ -483,17 +516,21 @@ def main() -> None:
         season_standings_recompute(season_id=season_id, force=True)
         ratios: dict[str, list[float]] = {"rewrite": [], "rules": [], "rewrite cpu": []}
         ratios["rules cpu"] = []
+        ratios["domain"] = []
         rows = []
         for round_number in range(RUNS):
             floor, floor_cpu, rows = time_floor(season_id)
             rewrite = time_rewrite(season_id)
             rules = time_rules_change(season_id, round_number)
+            domain = time_domain(season_id)
             ratios["rewrite"].append(rewrite.wall / floor)
             ratios["rules"].append(rules.wall / floor)
+            ratios["domain"].append(domain.wall / floor)
             line = (
                 f"round {round_number + 1}: wall: floor {floor:5.2f} s | "
                 f"rewrite {rewrite.wall:5.2f} s ({rewrite.wall / floor:4.2f}x) | "
-                f"rules change {rules.wall:5.2f} s ({rules.wall / floor:4.2f}x)"
+                f"rules change {rules.wall:5.2f} s ({rules.wall / floor:4.2f}x) | "
+                f"domain alone {domain.wall:5.2f} s ({domain.wall / floor:4.2f}x)"
             )
             if floor_cpu and rewrite.cpu is not None and rules.cpu is not None:
                 ratios["rewrite cpu"].append(rewrite.cpu / floor_cpu)
@@ -514,6 +551,10 @@ def main() -> None:
             print(f"{label} / floor, wall: {spread(ratios[name])}")
             if ratios[f"{name} cpu"]:
                 print(f"{label} / floor, cpu:  {spread(ratios[f'{name} cpu'])}")
+        print(
+            "the fold's domain work alone (no SQL: totals, Buchholz, standings, ratings, stats "
+            f"lines) / floor, wall: {spread(ratios['domain'])}"
+        )
         print("target for the full recompute that rewrites: at most 3.00x")
         print(
             f"incremental, one new game:  median {statistics.median(incremental):.2f} s  "
