@@ -54,6 +54,7 @@ def test_a_players_phone_through_the_night(organiser, league, new_phone, live_se
 
     # Before the night: Ann says she's coming, from her own link.
     phone = new_phone().new_page()
+    phone.clock.install()  # its timers run as usual; the test moves them on past a poll's wait
     phone.goto(f"{live_server.url}/me/{ann.link_token}/")
     expect(phone.locator("#next-night")).to_contain_text("Will you be there?")
     phone.get_by_role("button", name="I'm coming").click()
@@ -62,6 +63,7 @@ def test_a_players_phone_through_the_night(organiser, league, new_phone, live_se
     look(phone, "before")
 
     desk = logged_in(new_phone, live_server, organiser)
+    desk.clock.install()
     desk.goto(desk_url)
     expect(desk.locator("[data-answers]")).to_contain_text("coming 1, can't 0, no answer 7")
     expect(desk.locator(f"#player-{ann.pk} [data-coming]")).to_have_text("coming")
@@ -82,9 +84,10 @@ def test_a_players_phone_through_the_night(organiser, league, new_phone, live_se
     other.get_by_role("button", name="That's me, Bea").click()
     expect(other.locator("[data-door-message]")).to_contain_text("You're checked in, Bea.")
 
-    # The desk shows both arrivals, marked "self", without a reload.
+    # The desk shows both arrivals, marked "self", without a reload (its poll: every 4 s).
+    desk.clock.run_for(4_000)
     for player in (ann, bea):
-        expect(desk.locator(f"#player-{player.pk} [data-self]")).to_have_text("self", timeout=9000)
+        expect(desk.locator(f"#player-{player.pk} [data-self]")).to_have_text("self")
     expect(desk.locator("[data-count]")).to_have_text("2")
     assert desk.evaluate("window.stillTheSamePage === true")
     assert_accessible(desk, ANY_IMPACT)
@@ -119,7 +122,8 @@ def test_a_players_phone_through_the_night(organiser, league, new_phone, live_se
     play_round_through_the_api(new_phone(), live_server, night, 1)
     client.post(f"/manage/nights/{night.pk}/rounds/2/start/")
     where, partner = seat_of(night, ann, 2)
-    expect(now).to_contain_text("Now: round 2", timeout=12000)
+    phone.clock.run_for(5_000)  # the page's poll: every 5 s
+    expect(now).to_contain_text("Now: round 2")
     expect(now).to_contain_text(where)
     expect(now).to_contain_text(f"With {partner} against")
     expect(phone.locator("[data-totals]")).to_contain_text("1 game, ")

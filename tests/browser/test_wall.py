@@ -220,6 +220,7 @@ def test_a_hand_posted_reaches_the_wall_by_itself(tv, live_server, rotation_nigh
     """The panels poll their partial: a captain's hand shows on the panel on show, which stays."""
     season = rotation_night.season
     page = tv(1920, 1080)
+    page.clock.install()  # its timers run as usual; the test moves them on past a poll's wait
     page.goto(f"{live_server.url}/l/{season.league.slug}/s/{season.pk}/wall/?seconds=300")
     score = page.locator('.wall-panel.is-shown [data-table="2"] .wall-score')
     expect(score).to_have_text("0–0")
@@ -231,7 +232,8 @@ def test_a_hand_posted_reaches_the_wall_by_itself(tv, live_server, rotation_nigh
         content_type="application/json",
     )
     assert response.status_code == 201, response.content
-    expect(score).to_have_text("0–2", timeout=12_000)  # the next poll, within 5 seconds
+    page.clock.run_for(5_000)  # the panels' poll: every 5 s
+    expect(score).to_have_text("0–2")
     expect(shown(page)).to_have_text("Now: Round 1")
 
 
