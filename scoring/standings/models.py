@@ -9,6 +9,7 @@ from django.db import models
 
 from league.models import Season
 from scoring.games.models import Game
+from scoring.standings.domain.stats import STATS_LINE_KINDS
 
 
 class StandingSnapshot(models.Model):
@@ -85,9 +86,9 @@ class StandingLine(models.Model):
         TEAM = "team", "Team stats"
         RATING = "rating", "Rating"
 
-    STATS_KINDS = (Kind.PLAYER, Kind.TEAM)
-    """The stats lines: their pair records are stored as numbers
-    (``scoring.standings.domain.stats.PAIR_STORED_FIELDS``)."""
+    STATS_KINDS = tuple(map(Kind, STATS_LINE_KINDS))
+    """The stats lines (``scoring.standings.domain.stats.STATS_LINE_KINDS``): their pair records
+    are stored as numbers (``PAIR_STORED_FIELDS``)."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standing_lines")
     kind = models.CharField(max_length=16, choices=Kind.choices)

@@ -24,6 +24,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from league.models import Season
+from scoring.standings.domain.stats import PAIR_LISTS
 from scoring.standings.models import StandingLine, StandingSnapshot
 from scoring.standings.selectors import line_shown
 
@@ -49,7 +50,7 @@ def _line_shown(row: dict) -> dict:
     stats line's pair records as numbers (the same records), which the old layout stored as
     objects."""
     data = json.loads(row["data"]) if isinstance(row["data"], str) else row["data"]
-    if any(data.get(name) and isinstance(data[name][0], int) for name in ("partners", "opponents")):
+    if any(data.get(name) and isinstance(data[name][0], int) for name in PAIR_LISTS):
         data = line_shown(row["kind"], data)
     return row | {"data": json.dumps(data, sort_keys=True)}
 

@@ -55,7 +55,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from core.errors import ConflictError, DomainError
-from scoring.standings.domain.stats import stats_line_stored
+from scoring.standings.domain.stats import STATS_LINE_KINDS, stats_line_stored
 
 ARCHIVE_FORMAT = "euchre-league-archive"
 """The header's ``format``: what says this file is a league archive at all."""
@@ -92,7 +92,6 @@ def record_left_out(label: str, record: dict) -> bool:
 
 PAIRS_AS_NUMBERS = 3
 """The version from which a stats line's pair records are numbers (``standings.0004``)."""
-_STATS_LINE_KINDS = frozenset({"player", "team"})
 
 
 def record_upgraded(label: str, record: dict, version: int) -> None:
@@ -101,7 +100,7 @@ def record_upgraded(label: str, record: dict, version: int) -> None:
     if version >= PAIRS_AS_NUMBERS or label != "standings.standingline":
         return
     fields = record.get("fields")
-    if not isinstance(fields, dict) or fields.get("kind") not in _STATS_LINE_KINDS:
+    if not isinstance(fields, dict) or fields.get("kind") not in STATS_LINE_KINDS:
         return
     data = fields.get("data")
     if isinstance(data, dict):

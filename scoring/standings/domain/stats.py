@@ -283,6 +283,9 @@ def _pair_dicts(records: tuple[PairRecord, ...]) -> list[dict[str, int]]:
     ]
 
 
+STATS_LINE_KINDS = ("player", "team")
+"""The kinds of stored line that are stats lines (``StandingLine.Kind``'s values): theirs are
+the pair records stored as numbers (:data:`PAIR_STORED_FIELDS`)."""
 PAIR_LISTS = ("partners", "opponents")
 """A stats line's lists of pair records (a team's line has only ``opponents``)."""
 PAIR_STORED_FIELDS = ("other_id", "wins", "losses", "draws")
