@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from league.models import Attendance, League, Night, Player
 from scoring.games.models import Game
 from tests.browser.conftest import ScoreCard, axe_violations
-from tests.browser.test_nights import logged_in
+from tests.browser.test_nights import logged_in, play_through_the_api
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -126,8 +126,7 @@ def test_the_organisers_night_on_one_phone(django_user_model, new_phone, live_se
         card.hand(caller, 5)
     game.refresh_from_db()
     assert (game.status, game.score_a, game.score_b) == ("finished", 10, 0)
-    for other in Game.objects.filter(night=night, round_number=1).exclude(pk=game.pk):
-        play_round_through_the_api_one(new_phone(), live_server, other)
+    play_through_the_api(Game.objects.filter(night=night, round_number=1).exclude(pk=game.pk))
 
     # Round 2: the same table link opens round 2's game at table 1.
     page.reload()
@@ -148,14 +147,3 @@ def test_the_organisers_night_on_one_phone(django_user_model, new_phone, live_se
         f" {seconds:.1f} s (captains' taps not counted); check-in of 13: {check_in[0]} taps,"
         f" {check_in[1]} page loads, {check_in[2]:.1f} s"
     )
-
-
-def play_round_through_the_api_one(captains, live_server, game):
-    """One table's captain records five marches for side A (10–0) through the API."""
-    for hand in range(1, 6):
-        response = captains.request.post(
-            f"{live_server.url}/api/v1/games/{game.pk}/hands/",
-            data={"makers": "A", "tricks_won": 5, "number": hand},
-            headers={"X-Captain-Token": game.captain_token},
-        )
-        assert response.status == 201, response.text()

@@ -119,7 +119,7 @@ def test_a_players_phone_through_the_night(organiser, league, new_phone, live_se
     phone.evaluate("window.stillTheSamePage = true")
 
     # Round 1 is played; round 2 starts: her page moves her to round 2's table by itself.
-    play_round_through_the_api(new_phone(), live_server, night, 1)
+    play_round_through_the_api(night, 1)
     client.post(f"/manage/nights/{night.pk}/rounds/2/start/")
     where, partner = seat_of(night, ann, 2)
     phone.clock.run_for(5_000)  # the page's poll: every 5 s
@@ -130,9 +130,9 @@ def test_a_players_phone_through_the_night(organiser, league, new_phone, live_se
     assert phone.evaluate("window.stillTheSamePage === true")
     look(phone, "during-round-2")
 
-    play_round_through_the_api(new_phone(), live_server, night, 2)
+    play_round_through_the_api(night, 2)
     client.post(f"/manage/nights/{night.pk}/rounds/3/start/")
-    play_round_through_the_api(new_phone(), live_server, night, 3)
+    play_round_through_the_api(night, 3)
     client.post(f"/manage/nights/{night.pk}/finish/")
     assert Night.objects.get(pk=night.pk).status == Night.Status.FINISHED
     NightFactory(season=season, date=timezone.localdate() + datetime.timedelta(days=7))

@@ -67,7 +67,7 @@ def test_one_table_card_for_the_night(organiser, league, new_phone, live_server,
     round_one = Game.objects.get(night=night, round_number=1, table_number=1)
     table.clock.run_for(15_000)
     expect(table).to_have_url(f"{live_server.url}/t/{round_one.captain_token}/")
-    play_round_through_the_api(new_phone(), live_server, night, 1)
+    play_round_through_the_api(night, 1)
     page.goto(f"{live_server.url}/manage/nights/{night.pk}/")
     page.get_by_role("button", name="Start round 2").click()
     table.goto(link)
