@@ -7,10 +7,10 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
-from rest_framework.test import APIClient
 
 from league.models import Season
 from scoring.games.models import Game
+from tests.captains import play_through_the_api
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory
 from tournaments.models import PlannedRound, Seat
 
@@ -40,28 +40,8 @@ def play_round_through_the_api(night, number):
     """Each table's captain records five marches for side A: 10–0 under standard rules."""
     games = list(Game.objects.filter(night=night, round_number=number).order_by("table_number"))
     play_through_the_api(games)
+    assert [(game.score_a, game.score_b) for game in games] == [(10, 0)] * len(games)
     return games
-
-
-def play_through_the_api(games):
-    """Each game's captain records five marches for side A through the hands API (10–0 under
-    standard rules). The captains post from the test's own thread with DRF's test client, not
-    through the live server: the tables the test does not watch are set-up, and a live-server
-    request waits on the machine's load (on the embedded default each hand recomputes the
-    standings and the season's projection before it answers), which a browser's five-second
-    timeout once cut short on a loaded CI machine."""
-    captains = APIClient()
-    for game in games:
-        for hand in range(1, 6):
-            response = captains.post(
-                f"/api/v1/games/{game.pk}/hands/",
-                {"makers": "A", "tricks_won": 5, "number": hand},
-                format="json",
-                headers={"X-Captain-Token": game.captain_token},
-            )
-            assert response.status_code == 201, response.content
-        game.refresh_from_db()
-        assert (game.status, game.score_a, game.score_b) == ("finished", 10, 0)
 
 
 def seats_of(night, number):

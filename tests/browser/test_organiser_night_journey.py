@@ -13,7 +13,8 @@ from playwright.sync_api import expect
 from league.models import Attendance, League, Night, Player
 from scoring.games.models import Game
 from tests.browser.conftest import ScoreCard, axe_violations
-from tests.browser.test_nights import logged_in, play_through_the_api
+from tests.browser.test_nights import logged_in
+from tests.captains import play_through_the_api
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,6 +7,7 @@ from django.test import Client
 
 from league.models import Attendance, Night, Player
 from scoring.games.models import Game
+from tests.captains import play_through_the_api
 from tests.factories import LeagueRoleFactory, PlayerFactory
 from tests.pages.night_desk import flashes, post
 from tournaments.models import NightPlan, Seat, TableCard
@@ -302,3 +303,29 @@ def test_a_substitute_for_a_value_that_is_no_player_is_refused(
     response = post(organiser_client, f"/manage/nights/{night.pk}/repair/", form)
     assert len(flashes(response)) == 1
     assert _night_state(night) == before
+
+
+def test_a_disputed_game_is_marked_on_the_desk_with_a_link_to_settle_it(
+    client, organiser_client, night, roster
+):
+    run_to_published(organiser_client, night, roster[:8], 2)
+    post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
+    first, second = Game.objects.filter(night=night, round_number=1).order_by("table_number")
+    play_through_the_api([first, second])
+    desk = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
+    assert "disputed" not in desk.lower()
+    assert desk.count('class="table-card done"') == 2
+
+    client.post(f"/t/{second.captain_token}/dispute/", {"reason": "hand 2 was a euchre"})
+    desk = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
+    assert "Every table has finished round 1." in desk
+    assert (
+        f"Table 2's final score is disputed: <a href=\"/manage/games/{second.pk}/settle/\">"
+        "settle it</a> (“hand 2 was a euchre”)." in desk
+    )
+    assert desk.count('class="table-card done"') == 1
+    assert desk.count('class="table-card disputed"') == 1
+    assert '<span class="state">Disputed · 10–0</span>' in desk
+    # the desk's tables part, as its poll fetches it, says the same
+    part = organiser_client.get(f"/manage/nights/{night.pk}/tables/").content.decode()
+    assert "Table 2's final score is disputed" in part

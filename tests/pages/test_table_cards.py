@@ -10,6 +10,7 @@ from django.test import Client
 
 from league.models import Player, Season
 from scoring.games.models import Game
+from tests.captains import play_through_the_api
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory, TeamFactory, team_game
 from tests.pages.night_desk import flashes, post
 from tournaments.models import Seat, TableCard
@@ -58,16 +59,7 @@ def seated(game) -> list[int]:
 
 
 def finish_round(night, number):
-    captain = Client()
-    for game in Game.objects.filter(night=night, round_number=number):
-        for hand in range(1, 6):
-            response = captain.post(
-                f"/api/v1/games/{game.pk}/hands/",
-                {"makers": "A", "tricks_won": 5, "number": hand},
-                HTTP_X_CAPTAIN_TOKEN=game.captain_token,
-                content_type="application/json",
-            )
-            assert response.status_code == 201, response.content
+    play_through_the_api(Game.objects.filter(night=night, round_number=number))
 
 
 def test_the_table_link_follows_the_rounds_a_repair_and_a_re_plan(organiser_client, night, roster):

@@ -121,11 +121,16 @@ def _paper(request) -> str:
 def _tables_context(night, charts) -> dict:
     playing = next((c for c in charts if c.status == PlannedRound.Status.STARTED), None)
     upcoming = next((c for c in charts if c.status == PlannedRound.Status.PLANNED), None)
-    still_playing = []
+    still_playing, disputed = [], []
     clock = None
     if playing is not None:
         still_playing = [
             t for t in playing.tables if t.game and t.game.status != Game.Status.FINISHED
+        ]
+        disputed = [
+            t
+            for t in playing.tables
+            if t.game and t.game.confirmation == Game.Confirmation.DISPUTED
         ]
         clock = clock_context(current_clock(night=night, round_number=playing.number))
     return {
@@ -133,6 +138,7 @@ def _tables_context(night, charts) -> dict:
         "playing": playing,
         "upcoming": upcoming,
         "still_playing": still_playing,
+        "disputed": disputed,
         "round_over": playing is not None and not still_playing,
         "clock": clock,
         "clock_minutes": season_round_minutes(season=night.season),
