@@ -56,7 +56,7 @@ def opens(path: str) -> str:
     if response.status_code == 302:
         return response["Location"]
     assert response.status_code == 200
-    assert "Waiting for the next round" in response.content.decode()
+    assert "data-waiting" in response.content.decode()
     return "waiting"
 
 

@@ -55,7 +55,7 @@ def test_one_table_card_for_the_night(organiser, league, new_phone, live_server,
     table = new_phone().new_page()  # a captain's phone: no account
     table.clock.install()  # its timers run as usual, and the test may move them on
     table.goto(link)
-    expect(table.locator("[data-waiting]")).to_contain_text("Waiting for the next round")
+    expect(table.locator("[data-waiting]")).to_contain_text("Waiting for round 1")
     assert axe_violations(table) == []
     both_sizes(table, shot, "table-waiting")
 

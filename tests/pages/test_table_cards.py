@@ -1,6 +1,6 @@
 """One card per table for the whole night: ``/tables/<token>/`` opens whatever the table plays
 now (round 1's game, then round 2's, after a repair or a re-plan the games as re-planned), says
-"waiting for the next round" in between; tents print one per table, once; per-player score cards
+"waiting for round N" in between; tents print one per table, once; per-player score cards
 carry a QR code to that player's seats; per-game links keep working."""
 
 import re
@@ -67,7 +67,7 @@ def test_the_table_link_follows_the_rounds_a_repair_and_a_re_plan(organiser_clie
     cards = tents(organiser_client, night)
     assert sorted(cards) == [1, 2]  # printed once, before round 1, one tent per table
     assert TableCard.objects.filter(night=night).count() == 2
-    assert "Waiting for the next round" in opens(cards[1])
+    assert "Waiting for round 1:" in opens(cards[1])
 
     post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
     round_one = game_at(night, 1, 1)
@@ -90,7 +90,8 @@ def test_the_table_link_follows_the_rounds_a_repair_and_a_re_plan(organiser_clie
 
     finish_round(night, 1)
     waiting = opens(cards[1])
-    assert "Waiting for the next round" in waiting
+    assert "Waiting for round 2:" in waiting
+    assert "Last game here: 10–0. <a" in waiting and "(to confirm it)" in waiting
     planned = list(
         Seat.objects.filter(round__plan__night=night, round__number=2, table_number=1)
         .order_by("seat")
@@ -132,6 +133,25 @@ def test_the_waiting_page_moves_on_by_itself_with_htmx(organiser_client, night, 
     post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
     polled = Client().get(card, HTTP_HX_REQUEST="true")
     assert polled["HX-Redirect"] == f"/t/{game_at(night, 1, 1).captain_token}/"
+
+
+def test_after_its_last_round_the_table_waits_for_nothing_and_says_the_score_is_confirmed(
+    client, organiser_client, night, roster
+):
+    publish(organiser_client, night, roster[:4], 1)
+    card = tents(organiser_client, night)[1]
+    post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")
+    finish_round(night, 1)
+    game = game_at(night, 1, 1)
+    waiting = opens(card)
+    assert "Waiting for" not in waiting
+    assert "No more games are planned at this table for now." in waiting
+    assert "Last game here: 10–0. <a" in waiting and "(to confirm it)" in waiting
+
+    client.post(f"/t/{game.captain_token}/confirm/")
+    confirmed = opens(card)
+    assert "Last game here: 10–0, confirmed. <a" in confirmed
+    assert "to confirm it" not in confirmed
 
 
 def test_a_wrong_table_link_is_a_guess_like_a_wrong_captain_link(
