@@ -336,7 +336,7 @@ def test_play_to_the_end_then_confirm(client, make_game, slug):
     response = client.post(f"{card_url(game)}confirm/")
     assert response.status_code == 303
     page = text(client.get(card_url(game)))
-    assert "Final score confirmed" in page and "Confirmed by the other side" in page
+    assert "Final score confirmed" in page and "This score is confirmed." in page
     assert "Undo hand" not in page and "Correct<" not in page
     game.refresh_from_db()
     assert game.confirmation == Game.Confirmation.CONFIRMED

@@ -202,6 +202,9 @@ def test_settling_a_confirmed_game_again_is_explained(client, league):
     game = disputed_game(SeasonFactory(league=league))
     url = reverse("manage:game-settle", args=[game.pk])
     assert client.post(url, {"decision": "confirm", "reason": "ok"}).status_code == 302
+    # the table's card says it is confirmed, not who confirmed it (here: not the other side)
+    card = Client().get(f"/t/{game.captain_token}/").text
+    assert "This score is confirmed." in card and "Confirmed by the other side" not in card
     again = client.post(url, {"decision": "confirm", "reason": "ok"})
     assert again.status_code == 400
     assert "this game&#x27;s score is already confirmed" in again.text

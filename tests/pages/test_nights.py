@@ -320,7 +320,7 @@ def test_a_disputed_game_is_marked_on_the_desk_with_a_link_to_settle_it(
     desk = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
     assert "Every table has finished round 1." in desk
     assert (
-        f"Table 2's final score is disputed: <a href=\"/manage/games/{second.pk}/settle/\">"
+        f'Table 2\'s final score is disputed: <a href="/manage/games/{second.pk}/settle/">'
         "settle it</a> (“hand 2 was a euchre”)." in desk
     )
     assert desk.count('class="table-card done"') == 1

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from league.models import Attendance, AuditEntry, Night, Player, Rsvp, Season, SelfCheckIn
 from scoring.games.models import Game
+from tests.captains import post_marches
 from tests.factories import NightFactory, PlayerFactory, SeasonFactory, TeamFactory, team_game
 from tests.pages.night_desk import flashes, post
 from tests.pages.test_table_cards import finish_round, publish
@@ -80,6 +81,10 @@ def test_the_player_link_follows_the_night_and_reports_it(organiser_client, nigh
         g for g in Game.objects.filter(night=night, round_number=1) if ann.pk in g.seat_player_ids
     )
     won = round_one.seat_player_ids.index(ann.pk) in (0, 2)
+    post_marches(round_one, [1])  # 2–0 after one hand: a game in play is not yet won or lost
+    playing = text(Client().get(me(ann)))
+    assert f"1 game (1 still playing), 0 won, {2 if won else 0} point" in playing
+    post_marches(round_one, range(2, 6))
     finish_round(night, 1)  # side A (seats 0 and 2) marches five times: 10–0
     polled = Client().get(me(ann), HTTP_HX_REQUEST="true")
     assert polled.status_code == 200
@@ -87,7 +92,7 @@ def test_the_player_link_follows_the_night_and_reports_it(organiser_client, nigh
     live = text(polled)
     assert ("Score 10–0" in live) == won and ("Score 0–10" in live) == (not won)
     assert "game over" in live
-    assert "1 game, " in live
+    assert f"1 game, {int(won)} won, {10 if won else 0} points" in live
 
     post(organiser_client, f"/manage/nights/{night.pk}/rounds/2/start/")
     where_two, partner_two = seat_words(night, ann, 2)

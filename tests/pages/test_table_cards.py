@@ -59,7 +59,9 @@ def seated(game) -> list[int]:
 
 
 def finish_round(night, number):
-    play_through_the_api(Game.objects.filter(night=night, round_number=number))
+    """The round's games not over yet are played to 10–0 through the API."""
+    games = Game.objects.filter(night=night, round_number=number)
+    play_through_the_api(games.exclude(status=Game.Status.FINISHED))
 
 
 def test_the_table_link_follows_the_rounds_a_repair_and_a_re_plan(organiser_client, night, roster):

@@ -118,8 +118,9 @@ class PlayerNight:
         return sum(line.result == "won" for line in self.games)
 
     @property
-    def finished_games(self) -> int:
-        return sum(line.result in ("won", "lost") for line in self.games)
+    def in_play(self) -> int:
+        """Games of the night so far still being played (their points are the score so far)."""
+        return sum(line.result == "playing" for line in self.games)
 
 
 def _ours(game: Game, seat: int | None) -> tuple[int, int]:
