@@ -492,7 +492,8 @@ def roster_paste(request, pk: int):
         else:
             count = len(players)
             messages.success(request, f"Added {count} player{'s' if count != 1 else ''}.")
-            return redirect("manage:roster", pk=league.pk)
+            # the form was posted to its own #paste: land on the message, above it, instead
+            return redirect(reverse("manage:roster", args=[league.pk]) + "#messages")
     context = _roster_context(league, form=PlayerForm(), paste_form=form, paste_problems=problems)
     return render(request, "manage/roster.html", context, status=400)
 
@@ -616,7 +617,8 @@ def nights_recurring(request, pk: int):
                     season=season, dates=dates, venue=values["venue"], user=request.user
                 )
                 messages.success(request, f"Planned {len(made)} nights.")
-                return redirect("manage:nights", pk=season.pk)
+                # posted to its own #series: land on the message, above it, instead
+                return redirect(reverse("manage:nights", args=[season.pk]) + "#messages")
         except DomainError as error:
             form_error(form, error)
         else:

@@ -50,12 +50,15 @@ def test_pasted_names_join_the_roster_in_order(client, league, organiser):
     text = "Ann  Baker\n\n  Bob Carter \nCal Dunn\tcal@example.com\n"
     response = client.post(f"/manage/leagues/{league.pk}/players/paste/", {"names": text})
     assert response.status_code == 302
-    assert response["Location"] == f"/manage/leagues/{league.pk}/players/"
+    # posted to the form's #paste, it lands on the message above the form (no fragment would
+    # keep #paste: the browser carries a post's fragment through a redirect without one)
+    assert response["Location"] == f"/manage/leagues/{league.pk}/players/#messages"
     assert names(league) == ["Ann Baker", "Bob Carter", "Cal Dunn"]
     assert Player.objects.get(name="Cal Dunn").email == "cal@example.com"
     entries = AuditEntry.objects.filter(league=league, action="player.create")
     assert entries.count() == 3 and {entry.actor for entry in entries} == {organiser}
-    assert "Added 3 players." in client.get(response["Location"]).content.decode()
+    landed = client.get(response["Location"]).content.decode()
+    assert '<div role="status" id="messages"><ul class="messages"><li class="success">Added 3 players.' in landed
 
 
 def test_bad_pasted_lines_are_listed_by_number_and_nobody_is_added(client, league):
@@ -249,6 +252,8 @@ def test_a_series_of_nights_is_shown_then_planned(client, season, organiser):
 
     done = series(client, season, "create", skip="2026-09-24, 2026-12-25", expected=expected)
     assert done.status_code == 302
+    assert done["Location"] == f"/manage/seasons/{season.pk}/nights/#messages"
+    assert "Planned 7 nights." in client.get(done["Location"]).content.decode()
     nights = list(Night.objects.filter(season=season).order_by("date"))
     assert [night.date.isoformat() for night in nights] == expected.split(",")
     assert {night.venue for night in nights} == {"Rosie's"}
