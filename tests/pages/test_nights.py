@@ -329,3 +329,18 @@ def test_a_disputed_game_is_marked_on_the_desk_with_a_link_to_settle_it(
     # the desk's tables part, as its poll fetches it, says the same
     part = organiser_client.get(f"/manage/nights/{night.pk}/tables/").content.decode()
     assert "Table 2's final score is disputed" in part
+
+
+def test_a_generated_plan_lands_on_its_report_and_a_refused_one_on_the_message(
+    organiser_client, night, roster
+):
+    for player in roster[:3]:
+        post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"player": player.pk})
+    refused = organiser_client.post(f"/manage/nights/{night.pk}/plan/", {"rounds": 2})
+    assert refused["Location"] == f"/manage/nights/{night.pk}/"  # the message is at the top
+    post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"player": roster[3].pk})
+    done = organiser_client.post(f"/manage/nights/{night.pk}/plan/", {"rounds": 2})
+    assert done["Location"] == f"/manage/nights/{night.pk}/#plan"
+    desk = organiser_client.get(done["Location"]).content.decode()
+    report = desk[desk.index('<section class="report" id="plan">') :]
+    assert "Draft plan: 2 rounds" in report and ">Publish</button>" in report

@@ -83,22 +83,25 @@ def _organises(request, night) -> bool:
     return is_league_organiser(user=request.user, league_id=night.season.league_id)
 
 
-def _back(night) -> HttpResponseRedirect:
-    return HttpResponseRedirect(reverse("night-manage", args=[night.pk]), status=303)
+def _back(night, part: str = "") -> HttpResponseRedirect:
+    """Back to the night's desk, at its ``part`` (an element's id) when given."""
+    url = reverse("night-manage", args=[night.pk]) + (f"#{part}" if part else "")
+    return HttpResponseRedirect(url, status=303)
 
 
-def _run(request, night, action, done):
+def _run(request, night, action, done, *, then: str = ""):
     """Call one service; say what happened (``done``: a message, formatted with the service's
-    ``result``, or a function of it), or why it was refused, on the night's page."""
+    ``result``, or a function of it), or why it was refused, on the night's page: done, at its
+    part ``then`` if given (what to read next); refused, at the top, where the message is."""
     try:
         result = action()
     except DomainError as error:
         messages.error(request, error.message)
-    else:
-        if callable(done):
-            done = done(result)
-        messages.success(request, done.format(result=result) if "{" in done else done)
-    return _back(night)
+        return _back(night)
+    if callable(done):
+        done = done(result)
+    messages.success(request, done.format(result=result) if "{" in done else done)
+    return _back(night, then)
 
 
 def _number(value: str, default: int | None = None) -> int | None:
@@ -425,7 +428,10 @@ def night_plan(request, pk: int):
             stationary=_stationary(request.POST, present),
         )
 
-    return _run(request, night, plan, "Plan generated: read its report, then publish it.")
+    # The draft's report and its Publish button are below the check-in list: land on them.
+    return _run(
+        request, night, plan, "Plan generated: read its report, then publish it.", then="plan"
+    )
 
 
 def _form_rows(data, prefix: str, first: str, second: str) -> list[tuple[int, str, str]]:
