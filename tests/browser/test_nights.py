@@ -63,6 +63,7 @@ def test_a_night_with_a_late_arrival_to_the_end_of_round_two(
         PlayerFactory(league=league, name=name)
     desk_url = f"{live_server.url}/manage/nights/{night.pk}/"
     page = logged_in(new_phone, live_server, organiser)
+    page.clock.install()  # its timers run as usual, and the test may move them on
     page.goto(desk_url)
     expect(page.get_by_role("heading", level=1)).to_contain_text("Night of")
     shot(page, "empty")
@@ -85,6 +86,7 @@ def test_a_night_with_a_late_arrival_to_the_end_of_round_two(
         "The best possible for 8 players over 3 rounds: partners at most once, opponents at "
         "most twice, byes within one."
     )
+    expect(page.locator("#plan h2")).to_be_in_viewport()  # the report, below the check-in
     shot(page, "plan-report")
     page.get_by_role("button", name="Publish").click()
     expect(page.locator(".flash")).to_have_text("Published: players can see where they sit.")
@@ -119,8 +121,10 @@ def test_a_night_with_a_late_arrival_to_the_end_of_round_two(
 
     # The captains finish round 1; the desk shows it, and round 2 starts as planned.
     play_round_through_the_api(night, 1)
-    page.reload()
+    expect(page.locator("#desk-next")).to_contain_text("Starts once every table has finished")
+    page.clock.run_for(10_000)  # the tables' poll: every 10 s; the "Next" part follows it
     expect(page.locator(".tables .ok-note")).to_have_text("Every table has finished round 1.")
+    expect(page.locator("#desk-next")).not_to_contain_text("Starts once")
     page.get_by_role("button", name="Start round 2").click()
     expect(page.locator(".flash")).to_have_text(
         "Round 2 has started: hand each table its captain link."

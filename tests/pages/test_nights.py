@@ -326,9 +326,11 @@ def test_a_disputed_game_is_marked_on_the_desk_with_a_link_to_settle_it(
     assert desk.count('class="table-card done"') == 1
     assert desk.count('class="table-card disputed"') == 1
     assert '<span class="state">Disputed · 10–0</span>' in desk
-    # the desk's tables part, as its poll fetches it, says the same
+    # the desk's tables part, as its poll fetches it, says the same, and (the round over) has
+    # the desk's "Next" part fetched again; the whole desk, fresh, needs no such fetch
     part = organiser_client.get(f"/manage/nights/{night.pk}/tables/").content.decode()
     assert "Table 2's final score is disputed" in part
+    assert "data-next-again" in part and "data-next-again" not in desk
 
 
 def test_a_generated_plan_lands_on_its_report_and_a_refused_one_on_the_message(

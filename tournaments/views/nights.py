@@ -224,11 +224,10 @@ def _constraints_context(plan: NightPlan | None, present: list[Player]) -> dict:
 def night_tables(request, pk: int):
     """The round in play, table by table (polled by htmx every few seconds)."""
     night = _organiser_night(request, pk)
-    response = render(
-        request,
-        "nights/_tables.html",
-        _tables_context(night, services.night_chart(night=night, include_draft=True)),
-    )
+    context = _tables_context(night, services.night_chart(night=night, include_draft=True))
+    # Polled in place: once the round is over, the desk's "Next" part (still saying the next
+    # round starts once every table has finished) is fetched again from the desk.
+    response = render(request, "nights/_tables.html", {**context, "polled": True})
     patch_vary_headers(response, ["HX-Request"])
     return response
 
