@@ -94,7 +94,11 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            "libraries": {"site_nav": "config.site_nav", "round_clock": "config.round_clock"},
+            "libraries": {
+                "site_nav": "config.site_nav",
+                "round_clock": "config.round_clock",
+                "table_card": "config.table_card",
+            },
         },
     },
 ]

@@ -133,7 +133,11 @@ def test_the_organisers_night_on_one_phone(django_user_model, new_phone, live_se
     page.reload()
     journey.loads -= 1
     journey.tap(page.get_by_role("button", name="Start round 2"))
-    captain.goto(table_link)
+    # The captain's phone, still on round 1's card, taps on to the table's next game.
+    next_game = captain.get_by_role("link", name="Table 1's next game")
+    next_game.scroll_into_view_if_needed()
+    shot(captain, "round-1-over", full_page=False)
+    next_game.click()
     second = Game.objects.get(night=night, round_number=2, table_number=1)
     expect(captain).to_have_url(f"{live_server.url}/t/{second.captain_token}/")
     card = ScoreCard(captain, live_server.url, second)

@@ -322,6 +322,7 @@ def test_play_to_the_end_then_confirm(client, make_game, slug):
     page = text(client.get(card_url(game)))
     assert f"{escape(game.side_name('A'))} won the game, {game.score_a}–0" in page
     assert 'class="hand"' not in page  # no more hands to enter
+    assert "data-next-game" not in page  # a game at no night's table has no table card to follow
     assert f"Confirm {game.score_a}–0" in page
 
     late = post_hand(

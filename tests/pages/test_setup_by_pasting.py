@@ -58,7 +58,8 @@ def test_pasted_names_join_the_roster_in_order(client, league, organiser):
     entries = AuditEntry.objects.filter(league=league, action="player.create")
     assert entries.count() == 3 and {entry.actor for entry in entries} == {organiser}
     landed = client.get(response["Location"]).content.decode()
-    assert '<div role="status" id="messages"><ul class="messages"><li class="success">Added 3 players.' in landed
+    messages = '<div role="status" id="messages"><ul class="messages"><li class="success">'
+    assert messages + "Added 3 players." in landed
 
 
 def test_bad_pasted_lines_are_listed_by_number_and_nobody_is_added(client, league):

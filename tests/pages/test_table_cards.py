@@ -93,6 +93,9 @@ def test_the_table_link_follows_the_rounds_a_repair_and_a_re_plan(organiser_clie
     finish_round(night, 1)
     waiting = opens(cards[1])
     assert "Waiting for round 2:" in waiting
+    # round 1's own card, over, leads on to the table's card (the phone scanned the tent)
+    over = Client().get(f"/t/{round_one.captain_token}/").content.decode()
+    assert f'<a href="{cards[1]}">Table 1\'s next game</a>' in over
     assert "Last game here: 10–0. <a" in waiting and "(to confirm it)" in waiting
     planned = list(
         Seat.objects.filter(round__plan__night=night, round__number=2, table_number=1)

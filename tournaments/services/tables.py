@@ -88,6 +88,13 @@ def night_table_cards(*, night: Night, user) -> list[TableCard]:
     return list(TableCard.objects.filter(night=night, number__lte=count).order_by("number"))
 
 
+def table_card_of_game(*, game: Game) -> TableCard | None:
+    """The card of the table a night's game is played at, if the night's tents were printed."""
+    if game.night_id is None or game.table_number is None:
+        return None
+    return TableCard.objects.filter(night_id=game.night_id, number=game.table_number).first()
+
+
 def table_card_get(*, token: str) -> TableCard:
     card = (
         TableCard.objects.select_related("night__season__league").filter(token=token[:64]).first()
