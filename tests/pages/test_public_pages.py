@@ -8,6 +8,7 @@ import re
 from html import unescape
 
 import pytest
+from django.utils import timezone
 
 from league.models import League, Night, Player, Season, Team
 from scoring.games import services
@@ -88,6 +89,23 @@ def test_league_list_and_home(client, known):
     assert "Fall Teams · from Sep 1, 2026" in text(home)
     assert "Tue Sep 15, 2026 Fall · Rosie's · Playing" in text(home)
     assert "Tue Sep 8, 2026 Fall · Rosie's · Finished" in text(home)
+
+    # Nights to come are listed apart, soonest first, not above tonight as "recent".
+    today = timezone.localdate()
+    for weeks in (3, 1, 2, 4):
+        Night.objects.create(season=known["season"], date=today + datetime.timedelta(weeks=weeks))
+    words = text(client.get("/l/rosies/").content.decode())
+    coming = words[words.index("Coming up") : words.index("Recent nights")]
+    assert [f"{today + datetime.timedelta(weeks=w):%a %b %-d, %Y} Fall" for w in (1, 2, 3)] == [
+        line.strip() for line in re.findall(r"\w{3} \w{3} \d+, \d{4} Fall", coming)
+    ]
+    recent = words[words.index("Recent nights") :]
+    assert recent.index("Tue Sep 15, 2026") < recent.index("Tue Sep 8, 2026")
+    for weeks in (1, 2, 3, 4):
+        assert f"{today + datetime.timedelta(weeks=weeks):%a %b %-d, %Y}" not in recent
+    season_page = client.get(known["base"]).content.decode()
+    feed = f'<a href="/seasons/{known["season"].pk}/nights.ics">'
+    assert feed + "Add these nights to your calendar</a>" in season_page
 
 
 def test_standings_rank_explain_and_poll_while_a_game_is_in_progress(client, known):

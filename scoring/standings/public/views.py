@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -162,17 +163,23 @@ def league_list(request: HttpRequest) -> HttpResponse:
 def league_home(request: HttpRequest, slug: str) -> HttpResponse:
     league = standings_selectors.league_public_get(slug=slug)
     seasons = list(league.seasons.not_archived().order_by("-starts_on", "-pk"))
-    nights = list(
-        Night.objects.filter(season__league=league)
-        .not_archived()
-        .select_related("season")
-        .order_by("-date", "-pk")[:10]
-    )
+    nights = Night.objects.filter(season__league=league).not_archived().select_related("season")
+    today = timezone.localdate()
+    # Tonight and the nights before it, newest first; apart, the next few to come, soonest first
+    # (a season's weekly series would otherwise fill "recent" with nights months ahead).
+    recent = list(nights.filter(date__lte=today).order_by("-date", "-pk")[:10])
+    coming = list(nights.filter(date__gt=today).order_by("date", "pk")[:3])
     players = list(league.players.filter(is_active=True).order_by("name", "pk"))
     return render(
         request,
         "public/league_home.html",
-        {"league": league, "seasons": seasons, "nights": nights, "players": players},
+        {
+            "league": league,
+            "seasons": seasons,
+            "nights": recent,
+            "coming": coming,
+            "players": players,
+        },
     )
 
 
