@@ -175,8 +175,10 @@ def test_printables(client, organiser_client, night, roster):
     # same before and after the round starts; the old per-round address prints the same).
     before = organiser_client.get(f"/manage/nights/{night.pk}/tents/").content.decode()
     assert before.count('<section class="tent">') == 2
-    # each tent's table QR code and the night's door code below it, and the door's own sign
-    assert len(re.findall(r"<svg[^>]*>", before)) == 2 + 2 + 1
+    # each tent's table QR code, and the door's own sign (not on the tents: by the time they
+    # are on the tables, the door is closed: the rotation is planned)
+    assert len(re.findall(r"<svg[^>]*>", before)) == 2 + 1
+    assert "Just arrived?" not in before and "Check in here" in before
     for card in TableCard.objects.filter(night=night):
         assert f"http://testserver/tables/{card.token}/" in before
     post(organiser_client, f"/manage/nights/{night.pk}/rounds/1/start/")

@@ -326,8 +326,19 @@ def test_printed_cards_and_tents_carry_the_links(organiser_client, night, roster
     public = Client().get(f"/nights/{night.pk}/print/cards/").content.decode()
     assert "/me/" not in public  # the players' secrets are printed by the organiser alone
     tents = organiser_client.get(f"/manage/nights/{night.pk}/tents/").content.decode()
-    assert f"http://testserver{door(night)}" in tents
-    assert tents.count("Scan to check yourself in") == 2  # one on each of the two tents
+    assert f"http://testserver{door(night)}" in tents  # on the door's sign, not on the tents
+    assert tents.count("Scan with your phone, tap your name") == 1
+
+
+def test_the_desk_offers_the_door_sign_while_the_door_is_open(organiser_client, night, roster):
+    desk = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
+    assert f'<a href="/manage/nights/{night.pk}/tents/">Print the “Check in here” sign</a>' in desk
+    door_page = Client().get(door(night)).content.decode()
+    assert "closed" not in door_page
+    publish(organiser_client, night, roster, 2)  # planned: the door closes, and the offer goes
+    desk = organiser_client.get(f"/manage/nights/{night.pk}/").content.decode()
+    assert "Check in here" not in desk
+    assert "check-in at the door is closed" in Client().get(door(night)).content.decode()
 
 
 def test_a_team_night_shows_the_team_game(league):

@@ -179,6 +179,7 @@ def night_manage(request, pk: int):
         "default_rounds": night_default_rounds(night=night, player_count=len(present)),
         "game_length": services.night_game_length(night=night),
         "needs_repair": needs_repair,
+        "door_open": not services.night_door_closed(night=night),
         "roster_changed": bool(
             plan and plan.status == NightPlan.Status.DRAFT and planned_ids != present_ids
         ),
