@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from league.models import League, Night, Player, Season, Team
 from scoring.games import services
+from scoring.games.models import Game
 from scoring.standings.services.recompute import season_standings_recompute
 from tests.factories import LeagueFactory, SeasonFactory, team_game
 
@@ -255,6 +256,19 @@ def test_team_page_stats(client, known):
         "Reneges": "0",
     }
     assert "Bowers 1 1–0" in text(body)
+    assert "Playoff" not in body
+
+    # A playoff game (a bracket's: it counts in no standings) is listed, marked, and said to be.
+    final = team_game(known["season"], clubs, known["teams"]["Aces"])
+    Game.objects.filter(pk=final.pk).update(counts_for_standings=False)
+    hand(final, "A", caller_id=clubs.player_one_id, **MARCH)
+    body = client.get(f"{known['base']}teams/{clubs.pk}/").content.decode()
+    listed = re.findall(r'<li class="game[^"]*">(.*?)</li>', body, re.S)
+    assert [text(game).startswith("Playoff ") for game in listed] == [False, False, True]
+    assert "Playoff games are marked: they do not count in the standings" in body
+    assert dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", body))["Games"] == "1"
+    player = client.get(f"/l/rosies/players/{clubs.player_one_id}/").content.decode()
+    assert "Playoff games are marked" in player and '<b class="playoff">Playoff</b>' in player
 
 
 def test_player_page_stats_partners_opponents_and_rating(client, known):

@@ -73,6 +73,11 @@ def _named(games: list) -> list:
     return games
 
 
+def _playoffs_listed(games: list) -> bool:
+    """Whether a list of games shows a playoff game (marked: it counts in no standings)."""
+    return any(not game.counts_for_standings for game in games)
+
+
 def _rules(season: Season) -> SeasonRules | None:
     try:
         return season_rules(season)
@@ -291,6 +296,7 @@ def team_page(request: HttpRequest, slug: str, season_id: int, team_id: int) -> 
             ],
             "games": _named(selectors.team_games(team=team)),
         }
+        context["playoffs_listed"] = _playoffs_listed(context["games"])
         return render_to_string("public/team.html", context, request)
 
     return HttpResponse(_cached(request, f"team{team.pk}", season.pk, build))
@@ -342,5 +348,6 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         "seasons": seasons,
         "games": _named(games.recent),
         "upcoming": _named(games.upcoming),
+        "playoffs_listed": _playoffs_listed(games.recent),
     }
     return render(request, "public/player.html", context)
