@@ -96,7 +96,7 @@ def test_check_in_on_a_phone_without_reloading(organiser, league, new_phone, liv
     shot(page, "scrolled", full_page=False)
 
     # Everyone else on the roster, in one tap.
-    page.get_by_role("button", name="Check in all 3 on the roster").click()
+    page.get_by_role("button", name="Check in the 3 not here yet").click()
     expect(page.locator("#messages .flash")).to_have_text("3 checked in from the roster.")
     assert count(page) == 17
     assert AuditEntry.objects.filter(action="attendance.check_in_all").count() == 1

@@ -48,7 +48,7 @@ def test_check_in_from_the_roster_and_a_walk_in(organiser_client, night, roster)
         "Alice",
         "Zed Walker",
     ]
-    assert "Check in all 8 on the roster" in response.content.decode()
+    assert "Check in the 8 not here yet" in response.content.decode()
     assert Night.objects.get(pk=night.pk).status == "check_in"
 
     again = post(organiser_client, f"/manage/nights/{night.pk}/check-in/", {"name": "alice"})
