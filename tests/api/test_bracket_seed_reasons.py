@@ -50,7 +50,7 @@ def test_seeds_and_the_cut_say_their_reason_in_a_few_words(organiser_api, season
     assert data["cut_note_short"] == "Team 3 is out: smaller margin than Team 4"
     assert data["cut_note"] == (
         "The cut falls after 3rd: Team 4 is in, Team 3 (4th) is out: Team 3 and Team 4 have not "
-        "met; behind Team 4 on point difference (-6 to +1)."
+        "played each other; behind Team 4 on point difference (-6 to +1)."
     )
     again = organiser_api.get(f"/api/v1/brackets/{data['id']}/").json()
     assert [entry["standing_reason_short"] for entry in again["entries"]] == [

@@ -125,7 +125,7 @@ def test_seeds_come_from_the_standings_and_the_cut_line_is_explained(organiser_a
     assert [entry["standing_rank"] for entry in data["entries"]] == [1, 2, 3]
     assert data["cut_note"] == (
         "The cut falls after 3rd: Team 4 is in, Team 3 (4th) is out: Team 3 and Team 4 have not "
-        "met; behind Team 4 on point difference (-6 to +1)."
+        "played each other; behind Team 4 on point difference (-6 to +1)."
     )
     assert (data["status"], data["seeding"], data["team_count"]) == ("draft", "standings", 3)
     matches = by_code(data)

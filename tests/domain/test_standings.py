@@ -170,10 +170,12 @@ def test_two_way_tie_between_entrants_who_have_not_met():
     standings = rank(games, ("win_pct", "head_to_head", "point_diff"))
     assert order_of(standings) == [1, 2, 4, 3]
     assert reasons(standings) == {
-        1: "Aces and Bowers have not met; ahead of Bowers on point difference (+5 to +4)",
-        2: "Aces and Bowers have not met; behind Aces on point difference (+4 to +5)",
+        1: "Aces and Bowers have not played each other; ahead of Bowers on point difference "
+        "(+5 to +4)",
+        2: "Aces and Bowers have not played each other; behind Aces on point difference (+4 to +5)",
         4: "behind Bowers on win percentage (0.000 to 1.000)",
-        3: "Clubs and Diamonds have not met; behind Diamonds on point difference (-5 to -4)",
+        3: "Clubs and Diamonds have not played each other; behind Diamonds on point "
+        "difference (-5 to -4)",
     }
 
 

@@ -60,7 +60,7 @@ def test_a_forfeit_that_does_not_count_only_moves_points():
     assert (aces.forfeit_wins, bowers.forfeit_losses) == (1, 1)
     assert (aces.games_in_season, bowers.games_in_season) == (1, 1)
     assert reasons(table)[2] == (
-        "Aces and Bowers have not met; behind Aces on point difference (-8 to +14)"
+        "Aces and Bowers have not played each other; behind Aces on point difference (-8 to +14)"
     )
 
 

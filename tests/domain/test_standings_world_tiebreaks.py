@@ -119,7 +119,7 @@ def test_head_to_head_points_that_cannot_split_fall_through_and_say_why():
     games = [game(1, A, C, 10, 2), game(2, B, D, 10, 5)]
     standings = rank(games, ("wins", "head_to_head_points", "point_diff"))
     assert reasons(standings)["Bowers"] == (
-        "Aces and Bowers have not met; behind Aces on point difference (+5 to +8)"
+        "Aces and Bowers have not played each other; behind Aces on point difference (+5 to +8)"
     )
     standings = rank(
         [game(1, A, D, 10, 2), game(2, B, D, 10, 2), game(3, C, D, 10, 2)],

@@ -116,10 +116,10 @@ def test_standings_rank_explain_and_poll_while_a_game_is_in_progress(client, kno
     body = response.content.decode()
     assert standing_rows(body) == [
         # The reason in a few words, then the full sentence (behind a tap: <details>).
-        "1 Aces bigger margin than Clubs Aces and Clubs have not met; ahead of Clubs on point "
-        "difference (+12 to +10). 1–0 100% 12 +12",
-        "2 Clubs smaller margin than Aces Aces and Clubs have not met; behind Aces on point "
-        "difference (+10 to +12). 1–0 100% 10 +10",
+        "1 Aces bigger margin than Clubs Aces and Clubs have not played each other; ahead of "
+        "Clubs on point difference (+12 to +10). 1–0 100% 12 +12",
+        "2 Clubs smaller margin than Aces Aces and Clubs have not played each other; behind "
+        "Aces on point difference (+10 to +12). 1–0 100% 10 +10",
         "3 Bowers won less often than Clubs Behind Clubs on win percentage (0.000 to 1.000). "
         "0–2 0% 0 -22",
     ]
@@ -240,7 +240,8 @@ def test_team_page_stats(client, known):
     body = client.get(f"{known['base']}teams/{clubs.pk}/").content.decode()
     assert "<h1>Clubs</h1>" in body
     assert (
-        "<b>#2</b> · Aces and Clubs have not met; behind Aces on point difference (+10 to +12)"
+        "<b>#2</b> · Aces and Clubs have not played each other; behind Aces on point difference "
+        "(+10 to +12)"
     ) in body
     stats = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", body))
     assert stats == {

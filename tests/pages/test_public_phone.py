@@ -103,8 +103,8 @@ def test_the_standings_row_says_why_in_a_few_words_and_the_rest_behind_a_tap(cli
     ).groups()
     assert summary == f"level with {second}: a coin flip"
     assert unescape(full) == (
-        f"{min(top, second)} and {max(top, second)} have not met; level with {second} on "
-        "everything; ahead by a recorded coin flip (seed 0)."
+        f"{min(top, second)} and {max(top, second)} have not played each other; level with "
+        f"{second} on everything; ahead by a recorded coin flip (seed 0)."
     )
     # The unranked rows say why, in words too.
     waiting = next(row for row in body.split("<tr data-entrant")[1:] if "Player 13" in row)

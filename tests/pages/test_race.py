@@ -6,6 +6,7 @@ from django.core.cache import cache
 from scoring.standings.public import present
 from scoring.standings.services.race import season_race_compute
 from scoring.standings.services.recompute import season_standings_recompute
+from tests.captains import play_through_the_api
 from tests.factories import race_season
 
 pytestmark = pytest.mark.django_db
@@ -147,3 +148,15 @@ def test_a_season_over_shows_the_proven_ranks(client, league):
     assert '<small class="proven">proven 1st\N{EN DASH}3rd</small>' in row_of(html, "Player 1")
     assert "the 1 game already seated" in html
     assert "the best and worst possible ranks are proven" in html
+
+
+def test_with_no_game_left_the_race_note_says_so(client, raced):
+    season, *_ = raced
+    left = season.games.filter(status__in=["scheduled", "in_progress"], counts_for_standings=True)
+    assert left.count() == 2
+    play_through_the_api(list(left))
+    season_standings_recompute(season_id=season.pk)
+    season_race_compute(season_id=season.pk)
+    html = client.get(f"/l/{season.league.slug}/s/{season.pk}/").content.decode()
+    assert "No game of the season is left to play." in html
+    assert "games left" not in html and "simulated seasons of the" not in html

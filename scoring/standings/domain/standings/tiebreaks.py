@@ -255,7 +255,7 @@ class Ranker:
         ``group``."""
         if not met:
             if len(group) == 2:
-                return f"{self.names_of(group)} have not met"
+                return f"{self.names_of(group)} have not played each other"
             return f"no head-to-head games among {self.names_of(group)}"
         label = MEASURE_LABELS[measure]
         if len(group) == 2:
@@ -266,7 +266,7 @@ class Ranker:
         """Why head-to-head could not split ``group``."""
         if not h2h.met:
             if len(group) == 2:
-                return f"{self.names_of(group)} have not met"
+                return f"{self.names_of(group)} have not played each other"
             return f"no head-to-head games among {self.names_of(group)}"
         if len(group) > 2 and h2h.has_cycle():
             return f"head-to-head is a cycle among {self.names_of(group)}"
