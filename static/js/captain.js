@@ -193,6 +193,8 @@
     });
     board.classList.toggle("unsent", !!unsent);
     listWaiting(unsent ? state.rows : []);
+    var served = card().dataset.dealerSeat;
+    markDealer(form, unsent ? state.dealer : (served === "" ? null : +served));
     if (form) form.hidden = !!(unsent && state.over);
     if (!queue.length) {
       status.innerHTML = status.dataset.html;
@@ -235,6 +237,19 @@
     mark.textContent = plural(queue.length, "hand") + " not sent yet" +
       (state.refused.length ? "; " + state.refused.join("; ") : "");
     status.appendChild(mark);
+  }
+
+  /* The caller buttons mark who deals the hand being entered (" · dealer", as rendered), the
+     seat the projection says once hands wait, the server's again when none do. */
+  function markDealer(form, dealer) {
+    if (!form || !rules) return;
+    Array.prototype.forEach.call(form.querySelectorAll("input[name=caller]"), function (input) {
+      var small = input.parentNode.querySelector("small");
+      if (!small) return;
+      var seat = rules.seats.map(function (s) { return String(s.id); }).indexOf(input.value);
+      var side = small.textContent.split(" · ")[0];
+      small.textContent = seat === dealer ? side + " · dealer" : side;
+    });
   }
 
   /* The waiting hands on top of the list of hands, as the server lists its own, marked. */
@@ -306,6 +321,8 @@
         queue.length ? +queue[queue.length - 1].number + 1 : 0);
       form.elements.number.value = next;
       form.querySelector("[data-n]").textContent = next;
+      var heading = form.querySelector("h2.sr");
+      if (heading) heading.textContent = "Enter hand " + next;
     }
     showProjection(queue, form);
     var undo = card().querySelector(".undo button");

@@ -46,6 +46,12 @@ def test_queued_hands_move_the_score_dealer_and_game_over_then_the_server_agrees
     status = page.locator(".status")
     expect(status).to_have_text("Hand 5 · Alice deals · Game to 10")
     assert captain.score() == (6, 5)
+    # One caller button is marked as the dealer's, as the status line says; so does the heading.
+    dealer = page.locator("form.hand label.pick", has_text="· dealer")
+    heading = page.locator("form.hand h2.sr")
+    expect(dealer).to_have_count(1)
+    expect(dealer).to_contain_text("Alice")
+    expect(heading).to_have_text("Enter hand 5")
     shot(page, "online")
 
     phone.set_offline(True)
@@ -56,6 +62,9 @@ def test_queued_hands_move_the_score_dealer_and_game_over_then_the_server_agrees
     expect(page.locator("#pending")).to_contain_text("Waiting to send: 1 hand (hand 5)")
     expect(status).to_have_text("Hand 6 · Bob deals · Game to 10 · 1 hand not sent yet")
     assert captain.score() == (6, 9)
+    expect(dealer).to_have_count(1)
+    expect(dealer).to_contain_text("Bob")
+    expect(heading).to_have_text("Enter hand 6")
     expect(board).to_have_class("board unsent")
     expect(page.locator("#live")).to_contain_text(
         "Score with the hands not sent yet: A 6 points, B 9 points."
@@ -68,6 +77,8 @@ def test_queued_hands_move_the_score_dealer_and_game_over_then_the_server_agrees
     captain.record()
     expect(status).to_have_text("Hand 8 · Carol deals · Game to 10 · 3 hands not sent yet")
     assert captain.score() == (7, 9)
+    expect(dealer).to_contain_text("Carol")
+    expect(heading).to_have_text("Enter hand 8")
     expect(page.locator("ol.hands li.unsent")).to_have_text(
         [
             "Made it: A +1 Carol called, Bob dealt · 7–9 · not sent yet",
