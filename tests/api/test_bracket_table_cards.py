@@ -10,6 +10,7 @@ from django.test import Client
 
 from league.models import Night
 from scoring.games.models import Game
+from tests.captains import play_through_the_api
 from tests.factories import NightFactory
 from tournaments.models import Bracket, BracketMatchGame
 
@@ -82,18 +83,8 @@ def card_of(bracket_id, code) -> str:
 def play_out(game: Game, winner: str, capture) -> None:
     """The table's captain posts five marches of ``winner``'s side (2 points each, to 10),
     through the API with the game's captain token; the on-commit advance runs."""
-    captain = Client()
     with capture(execute=True):
-        for number in range(1, 6):
-            response = captain.post(
-                f"/api/v1/games/{game.pk}/hands/",
-                {"makers": winner, "tricks_won": 5, "number": number},
-                HTTP_X_CAPTAIN_TOKEN=game.captain_token,
-                content_type="application/json",
-            )
-            assert response.status_code == 201, response.content
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
+        play_through_the_api([game], makers=winner)
 
 
 def test_the_table_card_follows_a_single_elimination_played_on_a_night(
