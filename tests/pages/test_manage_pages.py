@@ -5,6 +5,7 @@ and the exports."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.test import Client
@@ -193,9 +194,25 @@ def test_a_settlement_without_a_reason_writes_nothing(client, league):
     )
     assert response.status_code == 400
     assert "say which hand to correct" in response.text
+    # said at the top too, where the page opens, with the way down to the form
+    top = response.text[: response.text.index('<details class="hand-list"')]
+    assert 'Not settled yet: <a href="#settle-form">' in top
+    assert 'id="settle-form"' in response.text
     game.refresh_from_db()
     assert (game.confirmation, game.score_a) == ("disputed", 10)
     assert not AuditEntry.objects.exists()
+
+
+def test_the_settle_page_names_who_dealt_each_hand(client, league):
+    game = disputed_game(SeasonFactory(league=league))
+    page = client.get(reverse("manage:game-settle", args=[game.pk])).text
+    assert "Not settled yet" not in page
+    rows = re.findall(r"<tr><td>(\d)</td><td>(.*?)</td>", page, re.S)
+    dealers = ["Alice", "Bob", "Carol", "Dave", "Alice"]  # seat 0 first, clockwise
+    assert rows == [
+        (str(n), f"A made trump, 5 tricks<br><small>{name} dealt</small>")
+        for n, name in enumerate(dealers, start=1)
+    ]
 
 
 def test_settling_a_confirmed_game_again_is_explained(client, league):

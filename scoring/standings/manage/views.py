@@ -150,13 +150,19 @@ def game_settle(request, pk: int):
         else:
             messages.success(request, f"Game {game.pk} settled.")
             return redirect("manage:season", pk=game.season_id)
+    seats = game.seats
+    names = {player.pk: player.name for player in seats}
+    hands = game_counting_hands(game=game)
+    for hand in hands:  # who called and who dealt, which a dispute is often about
+        hand.caller_name = names.get(hand.caller_id, "")
+        hand.dealer_name = seats[hand.dealer_seat].name if hand.dealer_seat is not None else ""
     context = {
         "game": game,
         "side_a": game.side_name("A"),
         "side_b": game.side_name("B"),
         "season": game.season,
         "league": game.season.league,
-        "hands": game_counting_hands(game=game),
+        "hands": hands,
         "form": form,
     }
     return render(request, "manage/settle.html", context, status=400 if form.errors else 200)
