@@ -59,6 +59,14 @@ def game_card_hands(*, game: Game) -> list[Hand]:
     return list(_counting_hands(game).only(*CARD_HAND_FIELDS))
 
 
+def hand_callers_and_dealers(*, game: Game, hands: list[Hand]) -> list[tuple[str, str]]:
+    """Each of ``hands``' caller's name (empty for a hand with no caller) and dealer's name, as
+    the score card and the settle page show them."""
+    seats = game.seats
+    names = {player.pk: player.name for player in seats}
+    return [(names.get(hand.caller_id, ""), seats[hand.dealer_seat].name) for hand in hands]
+
+
 def game_next_dealer_seat(*, game: Game, hands: list[Hand] | None = None) -> int | None:
     """The seat that deals the next hand, or ``None`` once the game is over: from the running
     state kept on the game row, or from ``hands`` (the game's counting hands) when given."""

@@ -25,7 +25,11 @@ from league.domain.rules import DefenderAlone, GameLength, RenegePenalty
 from scoring.games.domain.engine import Outcome, hand_summary, side_of_seat
 from scoring.games.domain.hand_table import hand_outcome_table
 from scoring.games.models import Game, Hand
-from scoring.games.selectors import game_card_hands, game_next_dealer_seat
+from scoring.games.selectors import (
+    game_card_hands,
+    game_next_dealer_seat,
+    hand_callers_and_dealers,
+)
 from scoring.games.services import game_rules
 
 
@@ -80,7 +84,7 @@ def card_context(
         Seat(seat, player.pk, player.name, side_of_seat(seat).value)
         for seat, player in enumerate(game.seats)
     ]
-    names = {seat.player_id: seat.name for seat in seats}
+    people = hand_callers_and_dealers(game=game, hands=hands)
     dealer_seat = game_next_dealer_seat(game=game, hands=hands)
     is_over = game.status == Game.Status.FINISHED
     running = list(accumulate(((h.points_a, h.points_b) for h in hands), _add, initial=(0, 0)))
@@ -88,8 +92,8 @@ def card_context(
         HandRow(
             number=hand.number,
             summary=hand_summary(Outcome(hand.outcome), hand.points_a, hand.points_b),
-            caller=names.get(hand.caller_id, ""),
-            dealer=seats[hand.dealer_seat].name,
+            caller=people[index][0],
+            dealer=people[index][1],
             score_a=running[index + 1][0],
             score_b=running[index + 1][1],
             correct_url=correct_url(hand.number),

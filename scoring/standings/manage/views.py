@@ -20,6 +20,7 @@ from scoring.games.access import game_for_organiser
 from scoring.games.models import Game, Hand
 from scoring.games.selectors import (
     game_counting_hands,
+    hand_callers_and_dealers,
     season_games_in_progress,
     season_results_version,
 )
@@ -150,19 +151,16 @@ def game_settle(request, pk: int):
         else:
             messages.success(request, f"Game {game.pk} settled.")
             return redirect("manage:season", pk=game.season_id)
-    seats = game.seats
-    names = {player.pk: player.name for player in seats}
     hands = game_counting_hands(game=game)
-    for hand in hands:  # who called and who dealt, which a dispute is often about
-        hand.caller_name = names.get(hand.caller_id, "")
-        hand.dealer_name = seats[hand.dealer_seat].name if hand.dealer_seat is not None else ""
+    # who called and who dealt each hand, which a dispute is often about
+    people = hand_callers_and_dealers(game=game, hands=hands)
     context = {
         "game": game,
         "side_a": game.side_name("A"),
         "side_b": game.side_name("B"),
         "season": game.season,
         "league": game.season.league,
-        "hands": hands,
+        "hands": [(hand, *names) for hand, names in zip(hands, people, strict=True)],
         "form": form,
     }
     return render(request, "manage/settle.html", context, status=400 if form.errors else 200)
